@@ -1,0 +1,45 @@
+/**
+ * Expected failures with stable codes (STYLE habit 4). They map to the API's
+ * `{status, error, message}` shape in one place (app/api/respond.server.ts) and never go to Sentry.
+ */
+export const ERROR_STATUS = {
+  invalid_input: 400,
+  invalid_json: 400,
+  invalid_file: 400,
+  unauthorized: 401,
+  email_not_verified: 401,
+  forbidden: 403,
+  account_disabled: 403,
+  invalid_signature: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  quota_exceeded: 402,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what = "Item") => new AppError("not_found", `${what} not found.`);
+export const invalidInput = (message: string, details?: unknown) =>
+  new AppError("invalid_input", message, details);
+export const invalidFile = (message: string) => new AppError("invalid_file", message);
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

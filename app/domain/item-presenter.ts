@@ -1,0 +1,31 @@
+import type { ItemWithOwner } from "./items.server";
+
+/** The API's view of an item (snake_case, SPEC §3). Read models live here, not in routes. */
+export function presentItem(item: ItemWithOwner, viewerId: string | null) {
+  const isOwner = viewerId === item.ownerId;
+  return {
+    id: item.id,
+    name: item.name,
+    description: item.description,
+    model_type: item.modelType,
+    upload_type: item.uploadType,
+    status: item.status,
+    status_detail: item.statusDetail,
+    progress: item.progress,
+    visibility: item.visibility,
+    file_format: item.fileFormat,
+    file_size: item.fileSize === null ? null : Number(item.fileSize),
+    model_url: item.fileKey ? `/v1/item/${item.id}/file` : null,
+    thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail` : null,
+    is_preview: item.isPreview,
+    category_id: item.categoryId,
+    view_count: item.viewCount,
+    is_watermark_enabled: item.isWatermarkEnabled,
+    owner: { id: item.owner.id, display_name: item.owner.displayName },
+    is_owner: isOwner,
+    moderation_reason: isOwner ? item.moderationReason : null,
+    created_at: item.createdAt.toISOString(),
+    updated_at: item.updatedAt.toISOString(),
+  };
+}
+export type ItemDto = ReturnType<typeof presentItem>;

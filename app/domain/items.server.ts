@@ -1,0 +1,139 @@
+import { db, Prisma, type Item } from "~/db.server";
+import { storage } from "~/storage/index.server";
+import { itemPrefix } from "~/storage/keys";
+import { notFound } from "./errors";
+import type { ListItemsQuery } from "./schemas";
+import type { DeclaredModelType } from "~/lib/model-format";
+
+/**
+ * Items (models). Every query is scoped (STYLE habit 5): reads by visibility or owner, writes by owner.
+ */
+export type ItemWithOwner = Item & { owner: { id: string; displayName: string | null } };
+
+const ownerSelect = { select: { id: true, displayName: true } } as const;
+
+/** Who may see an item: its owner always; others only public or unlisted, published, live owners. */
+function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
+  const others: Prisma.ItemWhereInput = {
+    visibility: { in: ["public", "unlisted"] },
+    unpublishedAt: null,
+    owner: { disabledAt: null },
+  };
+  return viewerId ? { OR: [{ ownerId: viewerId }, others] } : others;
+}
+
+export async function createItem(input: {
+  ownerId: string;
+  modelType: DeclaredModelType;
+  uploadType: "model" | "image" | "video";
+  name?: string;
+}): Promise<Item> {
+  return db().item.create({
+    data: {
+      ownerId: input.ownerId,
+      modelType: input.modelType,
+      uploadType: input.uploadType,
+      name: input.name ?? "Untitled model",
+      status: "uploading",
+    },
+  });
+}
+
+export async function getVisibleItem({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<ItemWithOwner> {
+  const item = await db().item.findFirst({
+    where: { id: itemId, ...visibleTo(viewerId) },
+    include: { owner: ownerSelect },
+  });
+  if (!item) throw notFound();
+  return item;
+}
+
+export async function getOwnedItem({ itemId, ownerId }: { itemId: string; ownerId: string }): Promise<Item> {
+  const item = await db().item.findFirst({ where: { id: itemId, ownerId } });
+  if (!item) throw notFound();
+  return item;
+}
+
+export async function updateItem(input: {
+  itemId: string;
+  ownerId: string;
+  changes: { name?: string; description?: string; visibility?: "public" | "unlisted" | "private"; categoryId?: string | null };
+}): Promise<ItemWithOwner> {
+  const { count } = await db().item.updateMany({
+    where: { id: input.itemId, ownerId: input.ownerId },
+    data: input.changes,
+  });
+  if (count === 0) throw notFound();
+  return getVisibleItem({ itemId: input.itemId, viewerId: input.ownerId });
+}
+
+/** Deletes the item and every stored file under it. */
+export async function deleteItem({ itemId, ownerId }: { itemId: string; ownerId: string }): Promise<void> {
+  const { count } = await db().item.deleteMany({ where: { id: itemId, ownerId } });
+  if (count === 0) throw notFound();
+  await storage().deletePrefix(itemPrefix(itemId));
+}
+
+interface Cursor {
+  v: string | number; // createdAt ISO or viewCount
+  i: string;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+}
+
+function decodeCursor(raw: string | undefined): Cursor | null {
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    if (parsed && typeof parsed.i === "string" && (typeof parsed.v === "string" || typeof parsed.v === "number")) return parsed;
+  } catch {
+    // fall through
+  }
+  return null;
+}
+
+/**
+ * Lists items: `owner=me` lists the caller's own items (any visibility); otherwise public items only,
+ * optionally of one owner. Cursor-based, so deep pages stay as fast as the first.
+ */
+export async function listItems({ viewerId, query }: { viewerId: string | null; query: ListItemsQuery }) {
+  const ownerId = query.owner === "me" ? viewerId : query.owner;
+  const own = ownerId !== undefined && ownerId !== null && ownerId === viewerId;
+  if (query.owner === "me" && !viewerId) return { items: [] as ItemWithOwner[], next_cursor: null };
+
+  const where: Prisma.ItemWhereInput = own
+    ? { ownerId: viewerId!, ...(query.visibility ? { visibility: query.visibility } : {}) }
+    : { visibility: "public", unpublishedAt: null, owner: { disabledAt: null }, ...(ownerId ? { ownerId } : {}) };
+  if (query.status) where.status = query.status;
+  else if (!own) where.status = "ready";
+  if (query.model_type) where.modelType = query.model_type;
+  if (query.upload_type) where.uploadType = query.upload_type;
+  if (query.category) where.category = { slug: query.category };
+  if (query.q) where.name = { contains: query.q, mode: "insensitive" };
+
+  const byViews = query.sort === "most_viewed";
+  const cursor = decodeCursor(query.cursor);
+  const and: Prisma.ItemWhereInput[] = [where];
+  if (cursor) {
+    and.push(
+      byViews
+        ? { OR: [{ viewCount: { lt: Number(cursor.v) } }, { viewCount: Number(cursor.v), id: { lt: cursor.i } }] }
+        : { OR: [{ createdAt: { lt: new Date(cursor.v) } }, { createdAt: new Date(cursor.v), id: { lt: cursor.i } }] },
+    );
+  }
+  const rows = await db().item.findMany({
+    where: { AND: and },
+    include: { owner: ownerSelect },
+    orderBy: byViews ? [{ viewCount: "desc" }, { id: "desc" }] : [{ createdAt: "desc" }, { id: "desc" }],
+    take: query.limit + 1,
+  });
+  const items = rows.slice(0, query.limit);
+  const last = items[items.length - 1];
+  const next_cursor =
+    rows.length > query.limit && last
+      ? encodeCursor({ v: byViews ? last.viewCount : last.createdAt.toISOString(), i: last.id })
+      : null;
+  return { items, next_cursor };
+}

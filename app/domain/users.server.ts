@@ -1,0 +1,44 @@
+import type { DecodedIdToken } from "firebase-admin/auth";
+import { db, type User } from "~/db.server";
+import { AppError, notFound } from "./errors";
+import { ensureSubscription } from "./plans.server";
+
+/**
+ * Our user row for a verified identity, created on first sight. Admin rights and disabled state
+ * come from our database, never from token claims (DESIGN §2).
+ */
+export async function getOrCreateUserForIdentity(identity: DecodedIdToken): Promise<User> {
+  const email = identity.email ?? null;
+  const emailVerified = identity.email_verified === true;
+  const displayName = (identity.name as string | undefined) ?? email?.split("@")[0] ?? null;
+  const user = await db().user.upsert({
+    where: { firebaseUid: identity.uid },
+    create: { firebaseUid: identity.uid, email, emailVerified, displayName },
+    update: { email, emailVerified },
+  });
+  await ensureSubscription({ userId: user.id });
+  return user;
+}
+
+/** Refuses identities we must not serve: unverified email (SPEC §7) and disabled accounts. */
+export function assertUsableIdentity(identity: DecodedIdToken) {
+  if (identity.email_verified !== true) throw new AppError("email_not_verified", "Email not verified");
+}
+
+export function assertUserActive(user: User) {
+  if (user.disabledAt) throw new AppError("account_disabled", "This account has been disabled.");
+}
+
+export async function getUserById({ userId }: { userId: string }) {
+  const user = await db().user.findFirst({ where: { id: userId, disabledAt: null } });
+  if (!user) throw notFound("User");
+  return user;
+}
+
+export async function getCurrentUserWithPlan({ userId }: { userId: string }) {
+  const user = await db().user.findUniqueOrThrow({
+    where: { id: userId },
+    include: { subscription: { include: { plan: true } } },
+  });
+  return user;
+}

@@ -1,0 +1,169 @@
+import { z } from "zod";
+
+/**
+ * The one place configuration is read. Validated once with zod; a bad or missing variable stops the
+ * boot with a message naming each one. Two profiles (DESIGN §3):
+ * - local (default): embedded services with safe local defaults;
+ * - production: real database, storage, Firebase project and secrets; refuses emulator settings.
+ */
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
+
+const baseSchema = z.object({
+  SCANROOM_PROFILE: z.enum(["local", "production"]).default("local"),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+  ),
+  SESSION_SECRET: optionalString,
+  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+  STORAGE_DIR: z.string().default(".data/storage"),
+  STORAGE_SIGNING_SECRET: optionalString,
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ENDPOINT: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: bool,
+  FIREBASE_PROJECT_ID: optionalString,
+  FIREBASE_API_KEY: optionalString,
+  FIREBASE_AUTH_DOMAIN: optionalString,
+  FIREBASE_AUTH_EMULATOR_HOST: optionalString,
+  FIREBASE_GOOGLE_SIGN_IN: bool,
+  MODEL_XOR_KEY: optionalString,
+  MAX_MODEL_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
+  MAX_JSON_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  SENTRY_DSN: optionalString.pipe(z.string().url().optional()),
+  SENTRY_ENVIRONMENT: optionalString,
+  SHOPIFY_API_KEY: optionalString,
+  SHOPIFY_API_SECRET: optionalString,
+  SHOPIFY_APP_URL: optionalString.pipe(z.string().url().optional()),
+  SHOPIFY_SCOPES: z.string().default("read_products,write_products"),
+  SHOPIFY_APP_LISTING_URL: z.string().url().default("https://apps.shopify.com/"),
+  TERMS_URL: z.string().url().default("https://scanroom.app/terms"),
+  WEBSITE_URL: z.string().url().default("https://scanroom.app/"),
+  LEGACY_HOSTS: z.string().default(""),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+type Raw = z.infer<typeof baseSchema>;
+
+const LOCAL_DEFAULTS = {
+  SESSION_SECRET: "local-only-session-secret-not-for-production",
+  STORAGE_SIGNING_SECRET: "local-only-storage-signing-secret",
+  FIREBASE_PROJECT_ID: "demo-scanroom",
+  FIREBASE_API_KEY: "demo-api-key",
+  FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+  MODEL_XOR_KEY: "scanroom-local-xor-key",
+  SHOPIFY_API_KEY: "local-shopify-api-key",
+  SHOPIFY_API_SECRET: "local-shopify-api-secret",
+} as const;
+
+function productionProblems(raw: Raw): string[] {
+  const problems: string[] = [];
+  const need = (name: keyof Raw, why: string) => {
+    if (!raw[name]) problems.push(`${name} is required in the production profile (${why})`);
+  };
+  need("DATABASE_URL", "a real PostgreSQL database");
+  need("SESSION_SECRET", "signs session cookies");
+  need("STORAGE_SIGNING_SECRET", "signs upload and download URLs");
+  need("FIREBASE_PROJECT_ID", "verifies sign-in tokens");
+  need("FIREBASE_API_KEY", "the browser sign-in SDK");
+  need("MODEL_XOR_KEY", "model download obfuscation");
+  need("SHOPIFY_API_KEY", "the Shopify app");
+  need("SHOPIFY_API_SECRET", "the Shopify app");
+  if (raw.STORAGE_DRIVER !== "s3") problems.push("STORAGE_DRIVER must be s3 in the production profile");
+  else need("S3_BUCKET", "the object store bucket");
+  if (raw.FIREBASE_AUTH_EMULATOR_HOST) {
+    problems.push(
+      "FIREBASE_AUTH_EMULATOR_HOST must not be set in the production profile (the emulator accepts unsigned tokens)",
+    );
+  }
+  for (const name of ["SESSION_SECRET", "STORAGE_SIGNING_SECRET"] as const) {
+    const value = raw[name];
+    if (value && value.length < 32) problems.push(`${name} must be at least 32 characters`);
+  }
+  return problems;
+}
+
+export type Env = Omit<Raw, keyof typeof LOCAL_DEFAULTS> & {
+  [K in keyof typeof LOCAL_DEFAULTS]: string;
+} & { FIREBASE_AUTH_EMULATOR_HOST?: string; isProduction: boolean; legacyHosts: string[] };
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses an environment (process.env by default). Throws EnvError naming every problem. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = baseSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const raw = parsed.data;
+  const isProduction = raw.SCANROOM_PROFILE === "production";
+  if (isProduction) {
+    const problems = productionProblems(raw);
+    if (problems.length) throw new EnvError(problems);
+  }
+  const filled = { ...raw } as Record<string, unknown>;
+  if (!isProduction) {
+    for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) {
+      if (!filled[key]) filled[key] = value;
+    }
+  }
+  return {
+    ...(filled as Env),
+    isProduction,
+    legacyHosts: raw.LEGACY_HOSTS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+  };
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process. Also exports the emulator host for firebase-admin. */
+export function env(): Env {
+  if (!cached) {
+    cached = parseEnv();
+    if (cached.FIREBASE_AUTH_EMULATOR_HOST) {
+      process.env.FIREBASE_AUTH_EMULATOR_HOST = cached.FIREBASE_AUTH_EMULATOR_HOST;
+    }
+  }
+  return cached;
+}
+
+/** The subset of configuration the browser may see. Never put a secret here. */
+export function publicEnv() {
+  const e = env();
+  return {
+    appUrl: e.APP_URL,
+    profile: e.SCANROOM_PROFILE,
+    firebase: {
+      apiKey: e.FIREBASE_API_KEY,
+      authDomain: e.FIREBASE_AUTH_DOMAIN ?? `${e.FIREBASE_PROJECT_ID}.firebaseapp.com`,
+      projectId: e.FIREBASE_PROJECT_ID,
+      emulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST ?? null,
+      googleSignIn: e.FIREBASE_GOOGLE_SIGN_IN,
+    },
+    modelXorKey: e.MODEL_XOR_KEY,
+    shopifyListingUrl: e.SHOPIFY_APP_LISTING_URL,
+    termsUrl: e.TERMS_URL,
+    websiteUrl: e.WEBSITE_URL,
+    sentryDsn: e.SENTRY_DSN ?? null,
+    sentryEnvironment: e.SENTRY_ENVIRONMENT ?? e.SCANROOM_PROFILE,
+  };
+}
+export type PublicEnv = ReturnType<typeof publicEnv>;

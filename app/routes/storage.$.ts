@@ -1,0 +1,69 @@
+import { createReadableStreamFromReadable, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { apiError, errorToResponse } from "~/api/respond.server";
+import { env } from "~/env.server";
+import { DECLARED_MODEL_TYPES, type DeclaredModelType } from "~/lib/model-format";
+import { localStorageDriver } from "~/storage/index.server";
+import { isSafeKey } from "~/storage/keys";
+import { receiveUpload } from "~/storage/receive-upload.server";
+import { verifySigned } from "~/storage/signing.server";
+
+// The local-disk driver's signed URLs (SPEC `PUT {signed url}`): PUT stores, GET/HEAD serve.
+function authorize(request: Request, splat: string | undefined) {
+  const store = localStorageDriver();
+  if (!store) return { error: apiError(404, "not_found", "Not found.") } as const;
+  const key = decodeURIComponent(splat ?? "");
+  if (!isSafeKey(key)) return { error: apiError(404, "not_found", "Not found.") } as const;
+  const check = verifySigned(request.method, key, new URL(request.url).searchParams, env().STORAGE_SIGNING_SECRET);
+  if (!check.ok) {
+    const message = check.reason === "expired" ? "This link has expired." : "This link is not valid.";
+    return { error: apiError(403, "invalid_signature", message) } as const;
+  }
+  return { store, key, params: check.params } as const;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const auth = authorize(request, params["*"]);
+  if ("error" in auth) return auth.error;
+  const stat = await auth.store.stat(auth.key);
+  if (!stat) return apiError(404, "not_found", "Not found.");
+  const headers = new Headers({
+    "Content-Type": "application/octet-stream",
+    "Accept-Ranges": "bytes",
+    ETag: stat.etag,
+    "Cache-Control": "private, max-age=3600",
+  });
+  if (auth.params.name) headers.set("Content-Disposition", `attachment; filename="${auth.params.name.replace(/"/g, "")}"`);
+  if (request.headers.get("If-None-Match") === stat.etag) return new Response(null, { status: 304, headers });
+  const range = request.headers.get("Range")?.match(/^bytes=(\d+)-(\d*)$/);
+  if (range) {
+    const start = Number(range[1]);
+    const end = range[2] ? Math.min(Number(range[2]), stat.size - 1) : stat.size - 1;
+    if (start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${stat.size}` } });
+    headers.set("Content-Range", `bytes ${start}-${end}/${stat.size}`);
+    headers.set("Content-Length", String(end - start + 1));
+    const stream = await auth.store.createReadStream(auth.key, { start, end });
+    return new Response(request.method === "HEAD" ? null : createReadableStreamFromReadable(stream), { status: 206, headers });
+  }
+  headers.set("Content-Length", String(stat.size));
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers });
+  return new Response(createReadableStreamFromReadable(await auth.store.createReadStream(auth.key)), { status: 200, headers });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "PUT") return apiError(405, "method_not_allowed", "Use PUT.", { headers: { Allow: "PUT" } });
+  const auth = authorize(request, params["*"]);
+  if ("error" in auth) return auth.error;
+  const expect = auth.params.expect;
+  try {
+    const size = await receiveUpload({
+      store: auth.store,
+      key: auth.key,
+      body: request.body,
+      maxBytes: auth.params.max,
+      expect: DECLARED_MODEL_TYPES.includes(expect as DeclaredModelType) ? (expect as DeclaredModelType) : undefined,
+    });
+    return Response.json({ status: 200, data: { path: auth.key, size } });
+  } catch (error) {
+    return errorToResponse(error, request);
+  }
+}

@@ -1,0 +1,16 @@
+import { apiRoute, endpoint } from "~/api/route.server";
+import { confirmModelFile } from "~/domain/uploads.server";
+import { fileSizeBodySchema, idParamsSchema } from "~/domain/schemas";
+
+// POST /v1/item/{id}/file/size { size } — the server re-checks the stored bytes (domain/uploads).
+export const { loader, action } = apiRoute({
+  POST: endpoint({
+    auth: "required",
+    params: idParamsSchema,
+    body: fileSizeBodySchema,
+    handler: async ({ user, params, body }) => {
+      const item = await confirmModelFile({ itemId: params.id, ownerId: user.id, size: body.size });
+      return { item_id: item.id, file_size: Number(item.fileSize), status: item.status };
+    },
+  }),
+});

@@ -1,0 +1,37 @@
+import { apiRoute, endpoint } from "~/api/route.server";
+import { deleteItem, getVisibleItem, updateItem } from "~/domain/items.server";
+import { presentItem } from "~/domain/item-presenter";
+import { idParamsSchema, updateItemBodySchema } from "~/domain/schemas";
+
+export const { loader, action } = apiRoute({
+  GET: endpoint({
+    auth: "optional",
+    params: idParamsSchema,
+    handler: async ({ user, params }) => {
+      const viewerId = user?.id ?? null;
+      return presentItem(await getVisibleItem({ itemId: params.id, viewerId }), viewerId);
+    },
+  }),
+  PATCH: endpoint({
+    auth: "required",
+    params: idParamsSchema,
+    body: updateItemBodySchema,
+    handler: async ({ user, params, body }) => {
+      const { category_id, ...rest } = body;
+      const item = await updateItem({
+        itemId: params.id,
+        ownerId: user.id,
+        changes: { ...rest, ...(category_id !== undefined ? { categoryId: category_id } : {}) },
+      });
+      return presentItem(item, user.id);
+    },
+  }),
+  DELETE: endpoint({
+    auth: "required",
+    params: idParamsSchema,
+    handler: async ({ user, params }) => {
+      await deleteItem({ itemId: params.id, ownerId: user.id });
+      return { item_id: params.id, deleted: true };
+    },
+  }),
+});

@@ -1,0 +1,11 @@
+import { apiRoute, endpoint } from "~/api/route.server";
+import { getCurrentUserWithPlan } from "~/domain/users.server";
+import { presentCurrentUser } from "~/domain/user-presenter";
+
+// GET /v1/user → the caller (created on first sight); 401 'Email not verified' when unverified.
+export const { loader, action } = apiRoute({
+  GET: endpoint({
+    auth: "required",
+    handler: async ({ user }) => ({ user: presentCurrentUser(await getCurrentUserWithPlan({ userId: user.id })) }),
+  }),
+});

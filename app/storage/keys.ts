@@ -1,0 +1,24 @@
+import { randomUUID } from "node:crypto";
+
+/** Server-generated storage keys. A client never chooses a key, only the id it owns. */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
+
+export const itemPrefix = (itemId: string) => `items/${itemId}/`;
+
+export function modelUploadKey(itemId: string, extension: string): string {
+  return `items/${itemId}/model/${randomUUID()}.${extension}`;
+}
+
+export function videoUploadKey(itemId: string, extension: string): string {
+  return `items/${itemId}/video/${randomUUID()}.${extension}`;
+}
+
+export function imageFolderKey(itemId: string): string {
+  return `items/${itemId}/images/`;
+}
+
+/** Whether a key is a safe relative path inside the store (no traversal, no odd characters). */
+export function isSafeKey(key: string): boolean {
+  if (!key || key.length > 512 || key.startsWith("/") || key.includes("\\")) return false;
+  return key.split("/").every((part) => part !== "" && part !== "." && part !== ".." && SAFE_NAME.test(part));
+}

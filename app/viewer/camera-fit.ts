@@ -1,0 +1,59 @@
+/**
+ * Pure camera-fitting maths: how far a perspective camera must stand to see a sphere,
+ * and which clipping planes keep the model (and its floaters) in view without losing depth precision.
+ */
+import type { Vec3 } from "./bounds";
+
+export interface CameraFit {
+  /** Camera position. */
+  position: Vec3;
+  /** Orbit target (the model's centre). */
+  target: Vec3;
+  near: number;
+  far: number;
+  minDistance: number;
+  maxDistance: number;
+}
+
+const DEG = Math.PI / 180;
+
+/** Distance at which a sphere of `radius` fills the smaller of the vertical and horizontal field of view. */
+export function fitDistance(radius: number, verticalFovDeg: number, aspect: number, margin = 1.15): number {
+  const vHalf = (verticalFovDeg * DEG) / 2;
+  const hHalf = Math.atan(Math.tan(vHalf) * Math.max(aspect, 1e-6));
+  const half = Math.min(vHalf, hHalf);
+  return (radius * margin) / Math.sin(half);
+}
+
+/**
+ * Where to put the camera for a model whose (robust) bounding sphere is `center`/`radius`.
+ * `direction` is the viewing offset from the target (need not be normalised).
+ */
+export function fitCamera(
+  center: Vec3,
+  radius: number,
+  verticalFovDeg: number,
+  aspect: number,
+  direction: Vec3 = [0, 0.3, 1],
+): CameraFit {
+  const r = Number.isFinite(radius) && radius > 0 ? radius : 1;
+  const distance = fitDistance(r, verticalFovDeg, aspect);
+  const len = Math.hypot(direction[0], direction[1], direction[2]) || 1;
+  const position: Vec3 = [
+    center[0] + (direction[0] / len) * distance,
+    center[1] + (direction[1] / len) * distance,
+    center[2] + (direction[2] / len) * distance,
+  ];
+  const minDistance = r * 0.05;
+  const maxDistance = distance * 20;
+  return {
+    position,
+    target: [...center] as Vec3,
+    // The near plane must stay in front of the closest zoom; the far plane covers the
+    // furthest zoom plus scene content well outside the robust bounds (splat backgrounds).
+    near: minDistance * 0.2,
+    far: maxDistance + r * 50,
+    minDistance,
+    maxDistance,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Downloading model bytes for the viewer: authenticated, streamed with progress, optionally
+ * XOR-decoded on the fly (SPEC §7). Free of three.js so the page can start the download while
+ * the viewer bundle is still loading.
+ */
+import { xorInPlace } from "../lib/xor";
+
+export const EMPTY_OR_CORRUPTED = "Downloaded file is empty or corrupted";
+
+export interface DownloadModelOptions {
+  url: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string | null;
+  /** When set, every byte is XOR-decoded with this repeating key. */
+  xorKey?: Uint8Array | null;
+  /** Called after every chunk; `total` is null when the server sent no usable Content-Length. */
+  onProgress?: (loaded: number, total: number | null) => void;
+  signal?: AbortSignal;
+}
+
+function contentLength(response: Response): number | null {
+  const header = response.headers.get("Content-Length");
+  if (header === null) return null;
+  const value = Number(header);
+  // Compressed transfers report the encoded length, which no longer matches the bytes we read.
+  const encoded = response.headers.get("Content-Encoding");
+  if (encoded && encoded !== "identity") return null;
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+async function readBodyText(response: Response): Promise<string> {
+  try {
+    return await response.text();
+  } catch {
+    return "";
+  }
+}
+
+export async function downloadModel({
+  url,
+  token,
+  xorKey,
+  onProgress,
+  signal,
+}: DownloadModelOptions): Promise<ArrayBuffer> {
+  const headers: Record<string, string> = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(url, { headers, signal });
+  if (!response.ok) {
+    throw new Error(`Failed to download file: ${response.status} - ${await readBodyText(response)}`);
+  }
+  if (!response.body) throw new Error("Response body is null");
+
+  const total = contentLength(response);
+  const reader = response.body.getReader();
+  const key = xorKey && xorKey.length > 0 ? xorKey : null;
+  // With a known length we fill one buffer; otherwise we collect chunks and join them at the end.
+  let target: Uint8Array<ArrayBuffer> | null = total !== null ? new Uint8Array(total) : null;
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  onProgress?.(0, total);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!value || value.length === 0) continue;
+      if (key) xorInPlace(value, key, loaded);
+      if (target && loaded + value.length <= target.length) {
+        target.set(value, loaded);
+      } else {
+        if (target) {
+          // The server sent more than it announced: fall back to collecting chunks.
+          chunks.push(target.subarray(0, loaded));
+          target = null;
+        }
+        chunks.push(value);
+      }
+      loaded += value.length;
+      onProgress?.(loaded, total);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+
+  if (loaded === 0) throw new Error(EMPTY_OR_CORRUPTED);
+  if (target) {
+    return loaded === target.length ? target.buffer : target.slice(0, loaded).buffer;
+  }
+  const joined = new Uint8Array(loaded);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return joined.buffer;
+}
+
+/** Fetches a public file (no auth, no XOR), e.g. a sample model. */
+export async function fetchPublicFile(url: string, signal?: AbortSignal): Promise<ArrayBuffer> {
+  const response = await fetch(url, { signal });
+  if (!response.ok) throw new Error(`Failed to download from URL: ${response.status}`);
+  return response.arrayBuffer();
+}

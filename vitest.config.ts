@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+export default defineConfig({
+  plugins: [tsconfigPaths()],
+  test: {
+    projects: [
+      {
+        plugins: [tsconfigPaths()],
+        test: { name: "unit", include: ["app/**/*.test.ts", "app/**/*.test.tsx", "scripts/**/*.test.ts"], environment: "node" },
+      },
+      {
+        plugins: [tsconfigPaths()],
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/setup/global-setup.ts"],
+          setupFiles: ["tests/setup/per-file-database.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+          poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+        },
+      },
+    ],
+  },
+});
