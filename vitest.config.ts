@@ -20,7 +20,6 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 120_000,
           pool: "forks",
-          poolOptions: { forks: { maxForks: 2, minForks: 1 } },
         },
       },
     ],

@@ -5,12 +5,13 @@ import { env } from "~/env.server";
  * The site's server-side session: set after the browser proves a Firebase sign-in (routes/session.ts),
  * read by page loaders. The /v1 API does not use it; API calls carry a bearer ID token (SPEC §7).
  */
-let storage: ReturnType<typeof createCookieSessionStorage> | undefined;
+type SessionData = { userId: string };
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData>> | undefined;
 
 export function sessionStorage() {
   if (!storage) {
     const e = env();
-    storage = createCookieSessionStorage({
+    storage = createCookieSessionStorage<SessionData>({
       cookie: {
         name: "__scanroom_session",
         httpOnly: true,

@@ -3,7 +3,7 @@ import { confirmModelFile } from "~/domain/uploads.server";
 import { fileSizeBodySchema, idParamsSchema } from "~/domain/schemas";
 
 // POST /v1/item/{id}/file/size { size } — the server re-checks the stored bytes (domain/uploads).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: endpoint({
     auth: "required",
     params: idParamsSchema,
@@ -14,3 +14,6 @@ export const { loader, action } = apiRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

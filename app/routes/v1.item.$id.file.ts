@@ -7,7 +7,7 @@ import { xorStream } from "~/lib/xor-stream.server";
 import { xorKeyFromString } from "~/lib/xor";
 
 // GET /v1/item/{id}/file — the model bytes, XOR-obfuscated with the configured key (SPEC §7).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: endpoint({
     auth: "optional",
     params: idParamsSchema,
@@ -35,3 +35,6 @@ export const { loader, action } = apiRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

@@ -3,7 +3,7 @@ import { deleteItem, getVisibleItem, updateItem } from "~/domain/items.server";
 import { presentItem } from "~/domain/item-presenter";
 import { idParamsSchema, updateItemBodySchema } from "~/domain/schemas";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: endpoint({
     auth: "optional",
     params: idParamsSchema,
@@ -35,3 +35,6 @@ export const { loader, action } = apiRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

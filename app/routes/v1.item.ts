@@ -3,7 +3,7 @@ import { createItem } from "~/domain/items.server";
 import { createItemBodySchema } from "~/domain/schemas";
 
 // POST /v1/item → { item_id } (SPEC §7)
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: endpoint({
     auth: "required",
     body: createItemBodySchema,
@@ -18,3 +18,6 @@ export const { loader, action } = apiRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

@@ -4,7 +4,7 @@ import { presentItem } from "~/domain/item-presenter";
 import { listItemsQuerySchema } from "~/domain/schemas";
 
 // GET /v1/items?owner=me|{uuid}&q=&category=&sort=&cursor=&limit= (undefined filters skipped)
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: endpoint({
     auth: "optional",
     query: listItemsQuerySchema,
@@ -15,3 +15,6 @@ export const { loader, action } = apiRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

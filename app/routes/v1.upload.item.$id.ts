@@ -3,7 +3,7 @@ import { createItemUploadUrl } from "~/domain/uploads.server";
 import { idParamsSchema, uploadItemQuerySchema } from "~/domain/schemas";
 
 // GET /v1/upload/item/{id}?uploadType= → { path, url }
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: endpoint({
     auth: "required",
     params: idParamsSchema,
@@ -12,3 +12,6 @@ export const { loader, action } = apiRoute({
       createItemUploadUrl({ itemId: params.id, ownerId: user.id, uploadType: query.uploadType }),
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

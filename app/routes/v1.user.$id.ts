@@ -3,10 +3,13 @@ import { getUserById } from "~/domain/users.server";
 import { presentPublicUser } from "~/domain/user-presenter";
 import { idParamsSchema } from "~/domain/schemas";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: endpoint({
     auth: "optional",
     params: idParamsSchema,
     handler: async ({ params }) => ({ user: presentPublicUser(await getUserById({ userId: params.id })) }),
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

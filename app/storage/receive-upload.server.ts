@@ -41,7 +41,7 @@ export async function receiveUpload(input: {
         head.push(value);
         headBytes += value.length;
       }
-      if (!out.write(value)) await new Promise((resolve) => out.once("drain", resolve));
+      if (!out.write(value)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
     }
     await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
     if (input.expect) {

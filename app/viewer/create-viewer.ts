@@ -19,6 +19,7 @@ import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
 import { detectModelFormat } from "../lib/model-format";
 import { Emitter } from "./emitter";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
+import { viewDirectionFor } from "./camera-fit";
 import { frameCamera } from "./frame-camera";
 import { createGltfLoader, loadGltf, type GltfLoaderHandle } from "./load-gltf";
 import { createSparkRenderer, isSplatFormat, loadSplat } from "./load-splat";
@@ -50,6 +51,7 @@ export function createViewer(options: ViewerOptions): Viewer {
   canvas.style.width = "100%";
   canvas.style.height = "100%";
   canvas.style.outline = "none";
+  canvas.style.background = background; // until the first frame is drawn
   canvas.tabIndex = 0;
   container.appendChild(canvas);
 
@@ -80,6 +82,7 @@ export function createViewer(options: ViewerOptions): Viewer {
   let model: LoadedModel | null = null;
   let loadCounter = 0;
   let disposed = false;
+  let needsRender = true;
 
   const onContextLost = (event: Event) => {
     event.preventDefault();
@@ -101,6 +104,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (renderer) {
       renderer.setPixelRatio(pixelRatio());
       renderer.setSize(width, height, false);
+      needsRender = true;
     }
   }
 
@@ -108,10 +112,24 @@ export function createViewer(options: ViewerOptions): Viewer {
   resizeObserver?.observe(container);
   resize();
 
+  // Rendering is on demand: only when the camera moved (input, damping, autorotate), the canvas
+  // was resized, a model changed, or Spark finished re-sorting splats. An idle viewer costs nothing.
+  const requestRender = () => {
+    needsRender = true;
+  };
+  controls.addEventListener("change", requestRender);
+
+  function renderNow(): void {
+    if (!renderer) return;
+    needsRender = false;
+    renderer.render(scene, camera);
+  }
+
   function renderFrame(deltaSeconds: number): void {
     if (!renderer) return;
-    controls.update(deltaSeconds);
-    renderer.render(scene, camera);
+    const moved = controls.update(deltaSeconds);
+    const sparkDirty = (spark as { dirty?: boolean } | null)?.dirty === true;
+    if (moved || needsRender || sparkDirty) renderNow();
   }
 
   function ensureRenderer(antialias: boolean): WebGLRenderer {
@@ -164,25 +182,34 @@ export function createViewer(options: ViewerOptions): Viewer {
     }
     model = next;
     scene.add(next.object);
+    needsRender = true;
   }
 
-  /** Spark sorts splats in a worker: wait until it has drawn them once (bounded). */
+  type SparkState = { activeSplats?: number; sorting?: boolean; sortDirty?: boolean; dirty?: boolean };
+
+  /** Resolves after the next frame (or ~16 ms when the loop is paused, rendering by hand if needed). */
+  async function tick(): Promise<void> {
+    if (loop?.running) return loop.nextFrame();
+    if (needsRender || (spark as SparkState | null)?.dirty) renderNow();
+    await new Promise((resolve) => setTimeout(resolve, 16));
+  }
+
+  /**
+   * Resolves once the new model has been drawn. Spark sorts splats in a worker after the first
+   * render, so for splats this waits (bounded) until the sorted splats reached the canvas.
+   */
   async function waitForFirstDraw(kind: LoadedModel["kind"]): Promise<void> {
-    if (!renderer || !loop) return;
-    renderFrame(0);
-    await loop.nextFrame();
-    if (kind !== "splat" || !spark) return;
-    const state = spark as unknown as { activeSplats?: number; sorting?: boolean; sortDirty?: boolean };
-    const deadline = performance.now() + SPLAT_FIRST_DRAW_TIMEOUT_MS;
-    while (!disposed && performance.now() < deadline) {
-      if ((state.activeSplats ?? 0) > 0 && !state.sorting && !state.sortDirty) break;
-      if (loop.running) await loop.nextFrame();
-      else {
-        renderFrame(0);
-        await new Promise((resolve) => setTimeout(resolve, 16));
+    if (!renderer) return;
+    renderNow(); // synchronous: compiles shaders and surfaces GPU errors inside load()
+    if (kind === "splat" && spark) {
+      const state = spark as SparkState;
+      const deadline = performance.now() + SPLAT_FIRST_DRAW_TIMEOUT_MS;
+      while (!disposed && performance.now() < deadline) {
+        if ((state.activeSplats ?? 0) > 0 && !state.sorting && !state.sortDirty && !state.dirty) break;
+        await tick();
       }
     }
-    if (loop.running) await loop.nextFrame();
+    if (!disposed && loop?.running) await loop.nextFrame();
   }
 
   async function load({ bytes, fileName }: LoadRequest): Promise<void> {
@@ -238,7 +265,7 @@ export function createViewer(options: ViewerOptions): Viewer {
         target.toneMapping = NoToneMapping; // splat colours are already display-referred
       }
       replaceModel(loaded);
-      frameCamera(camera, controls, loaded.bounds);
+      frameCamera(camera, controls, loaded.bounds, viewDirectionFor(loaded.kind, loaded.bounds));
       await waitForFirstDraw(loaded.kind);
     } catch (error) {
       throw fail(error, "The model could not be displayed");
@@ -258,6 +285,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     resizeObserver?.disconnect();
     canvas.removeEventListener("webglcontextlost", onContextLost);
     controls.removeEventListener("start", stopAutorotate);
+    controls.removeEventListener("change", requestRender);
     controls.dispose();
     if (model) {
       scene.remove(model.object);

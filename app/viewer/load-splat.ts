@@ -7,6 +7,7 @@ import type { ModelFormat } from "../lib/model-format";
 import { percentileBounds, sampleStride } from "./bounds";
 import { EMPTY_OR_CORRUPTED, toError } from "./errors";
 import type { LoadedModel } from "./loaded-model";
+import { unsupportedSplatReason } from "./splat-support";
 import { withTimeout } from "./with-timeout";
 
 type SparkModule = typeof import("@sparkjsdev/spark");
@@ -98,6 +99,8 @@ export interface LoadSplatOptions {
 }
 
 export async function loadSplat({ bytes, format, fileName, timeoutMs, onProgress }: LoadSplatOptions): Promise<LoadedModel> {
+  const unsupported = unsupportedSplatReason(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 16)), format);
+  if (unsupported) throw new Error(unsupported);
   const spark = await loadSpark();
   const mesh = new spark.SplatMesh({
     fileBytes: new Uint8Array(bytes),

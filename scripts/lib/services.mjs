@@ -98,7 +98,8 @@ export async function seed(databaseUrl) {
  * The Firebase Auth emulator (pure Node, no Java). Its own config file under `workDir` sets the
  * port and turns the UI off. Returns a stop function that ends its whole process group.
  */
-export async function startAuthEmulator({ port, projectId, workDir }) {
+/** @param {{ port: number, projectId: string, workDir: string, persistDir?: string }} options */
+export async function startAuthEmulator({ port, projectId, workDir, persistDir }) {
   const dir = path.resolve(root, workDir);
   await mkdir(dir, { recursive: true });
   const config = path.join(dir, "firebase.json");
@@ -106,7 +107,14 @@ export async function startAuthEmulator({ port, projectId, workDir }) {
     config,
     JSON.stringify({ emulators: { auth: { host: "127.0.0.1", port }, ui: { enabled: false }, singleProjectMode: true } }),
   );
-  const child = spawn(bin("firebase"), ["emulators:start", "--only", "auth", "--project", projectId, "--config", config], {
+  const args = ["emulators:start", "--only", "auth", "--project", projectId, "--config", config];
+  if (persistDir) {
+    // Keep emulator accounts across restarts: import what the last run exported on exit.
+    const persist = path.resolve(root, persistDir);
+    if (existsSync(path.join(persist, "firebase-export-metadata.json"))) args.push("--import", persist);
+    args.push("--export-on-exit", persist);
+  }
+  const child = spawn(bin("firebase"), args, {
     cwd: dir,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -133,11 +141,12 @@ export async function startAuthEmulator({ port, projectId, workDir }) {
   const stop = async () => {
     if (exited) return;
     try {
-      process.kill(-child.pid, "SIGTERM");
+      // SIGINT lets the emulator export its data before it exits.
+      process.kill(-child.pid, "SIGINT");
     } catch {
       return;
     }
-    await Promise.race([new Promise((r) => child.once("exit", r)), new Promise((r) => setTimeout(r, 5000))]);
+    await Promise.race([new Promise((r) => child.once("exit", r)), new Promise((r) => setTimeout(r, 15000))]);
     if (!exited) {
       try {
         process.kill(-child.pid, "SIGKILL");

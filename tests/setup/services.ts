@@ -1,5 +1,5 @@
 import pg from "pg";
-// @ts-expect-error plain ESM module shared with scripts/start.mjs
+// A plain ESM module shared with scripts/start.mjs (allowJs).
 import { migrate, seed, startAuthEmulator, log } from "../../scripts/lib/services.mjs";
 import { EMULATOR_PORT, FIREBASE_PROJECT_ID, TEMPLATE_DATABASE, TEST_PG_ADMIN_URL, databaseUrl } from "./config";
 

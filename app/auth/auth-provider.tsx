@@ -1,0 +1,133 @@
+import { useRevalidator } from "@remix-run/react";
+import type { User as FirebaseUser } from "firebase/auth";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { PublicEnv } from "~/env.server";
+import { createApiClient, type ApiClient } from "~/lib/api-client";
+
+export interface SiteUser {
+  id: string;
+  uid: string;
+  email: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+  isAdmin: boolean;
+}
+
+interface AuthState {
+  /** False until Firebase reports the first sign-in state (SPEC §2 boot spinner). */
+  ready: boolean;
+  firebaseUser: FirebaseUser | null;
+  user: SiteUser | null;
+  /** Set when Firebase is signed in but the email is not verified yet. */
+  needsVerification: boolean;
+  getToken: () => Promise<string | null>;
+  signOut: () => Promise<void>;
+  /** Opens the server session for the current Firebase user (after sign-in or verification). */
+  syncSession: (force?: boolean) => Promise<"ok" | "unverified" | "signed_out" | "error">;
+  api: ApiClient;
+  firebaseConfig: PublicEnv["firebase"];
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+async function postSession(idToken: string) {
+  const response = await fetch("/session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ idToken }),
+  });
+  if (response.ok) return "ok" as const;
+  const payload = await response.json().catch(() => null);
+  return payload?.error === "email_not_verified" ? ("unverified" as const) : ("error" as const);
+}
+
+export function AuthProvider({
+  children,
+  serverUser,
+  firebaseConfig,
+}: {
+  children: ReactNode;
+  serverUser: SiteUser | null;
+  firebaseConfig: PublicEnv["firebase"];
+}) {
+  const [ready, setReady] = useState(false);
+  const [firebaseUser, setFirebaseUser] = useState<FirebaseUser | null>(null);
+  const [needsVerification, setNeedsVerification] = useState(false);
+  const revalidator = useRevalidator();
+  const serverUserRef = useRef(serverUser);
+  serverUserRef.current = serverUser;
+  const firebaseUserRef = useRef<FirebaseUser | null>(null);
+
+  const syncSession = useCallback(
+    async (force = false) => {
+      const fbUser = firebaseUserRef.current;
+      if (!fbUser) return "signed_out" as const;
+      if (!force && serverUserRef.current?.uid === fbUser.uid) {
+        setNeedsVerification(false);
+        return "ok" as const;
+      }
+      const result = await postSession(await fbUser.getIdToken(force));
+      setNeedsVerification(result === "unverified");
+      if (result === "ok") revalidator.revalidate();
+      return result;
+    },
+    [revalidator],
+  );
+
+  useEffect(() => {
+    let unsubscribe = () => {};
+    let cancelled = false;
+    (async () => {
+      const [{ firebaseAuth }, { onIdTokenChanged }] = await Promise.all([
+        import("./firebase.client"),
+        import("firebase/auth"),
+      ]);
+      if (cancelled) return;
+      const auth = firebaseAuth(firebaseConfig);
+      let first = true;
+      unsubscribe = onIdTokenChanged(auth, async (fbUser) => {
+        const changed = firebaseUserRef.current?.uid !== fbUser?.uid;
+        firebaseUserRef.current = fbUser;
+        setFirebaseUser(fbUser);
+        if (changed || first) {
+          if (fbUser) await syncSession();
+          else if (serverUserRef.current) {
+            await fetch("/session", { method: "DELETE" });
+            revalidator.revalidate();
+          }
+        }
+        if (first) {
+          first = false;
+          setReady(true);
+        }
+      });
+    })();
+    return () => {
+      cancelled = true;
+      unsubscribe();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const getToken = useCallback(async () => firebaseUserRef.current?.getIdToken() ?? null, []);
+
+  const signOut = useCallback(async () => {
+    const [{ firebaseAuth }, { signOut: fbSignOut }] = await Promise.all([import("./firebase.client"), import("firebase/auth")]);
+    await fetch("/session", { method: "DELETE" });
+    await fbSignOut(firebaseAuth(firebaseConfig));
+  }, [firebaseConfig]);
+
+  const api = useMemo(() => createApiClient({ getToken }), [getToken]);
+
+  const value = useMemo<AuthState>(
+    () => ({ ready, firebaseUser, user: serverUser, needsVerification, getToken, signOut, syncSession, api, firebaseConfig }),
+    [ready, firebaseUser, serverUser, needsVerification, getToken, signOut, syncSession, api, firebaseConfig],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth must be used inside <AuthProvider>");
+  return value;
+}

@@ -1,0 +1,41 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+
+export interface ItemCardData {
+  id: string;
+  name: string;
+  status: string;
+  thumbnail_url: string | null;
+  model_type: string;
+  view_count: number;
+  owner: { id: string; display_name: string | null };
+}
+
+/** One model in a grid (explore, dashboard, profile). */
+export function ItemCard({ item, children, showOwner = true }: { item: ItemCardData; children?: ReactNode; showOwner?: boolean }) {
+  return (
+    <article className="item-card" data-testid="item-card" data-item-id={item.id}>
+      <Link to={`/item/${item.id}`} className="item-card-thumb" aria-label={`Open ${item.name}`}>
+        {item.thumbnail_url ? (
+          <img src={item.thumbnail_url} alt="" loading="lazy" />
+        ) : (
+          <span className="item-card-placeholder" aria-hidden="true">
+            <i className="pi pi-box" />
+            <small>{item.model_type.toUpperCase()}</small>
+          </span>
+        )}
+      </Link>
+      <div className="item-card-body">
+        <h3 className="item-card-title">
+          <Link to={`/item/${item.id}`}>{item.name}</Link>
+        </h3>
+        {showOwner ? (
+          <p className="item-card-meta">
+            by <Link to={`/u/${item.owner.id}`}>{item.owner.display_name ?? "Anonymous"}</Link> · {item.view_count} views
+          </p>
+        ) : null}
+        {children}
+      </div>
+    </article>
+  );
+}

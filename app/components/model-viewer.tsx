@@ -1,0 +1,231 @@
+/**
+ * <ModelViewer>: downloads a model (with progress, auth and XOR decoding) and shows it in the
+ * three.js viewer. The viewer bundle (three.js, and Spark for splats) is imported lazily inside
+ * an effect, so it is code-split and server rendering never touches WebGL.
+ */
+import { useEffect, useRef, useState, type CSSProperties } from "react";
+import type { Viewer, ViewerReadyEvent } from "../viewer";
+import { downloadModel } from "../viewer/download";
+
+export interface ModelSource {
+  url: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string | null;
+  /** XOR key the file was obfuscated with (SPEC §7). */
+  xorKey?: Uint8Array | null;
+  /** Original file name; helps detect formats without magic bytes (.splat, .spz, .sog). */
+  fileName?: string;
+}
+
+export interface ModelViewerProps {
+  source: ModelSource;
+  /** CSS colour behind the model. Applied when a source starts loading. */
+  background?: string;
+  className?: string;
+  /** Slowly orbit the model until the user interacts. */
+  autorotate?: boolean;
+  onReady?: (info: ViewerReadyEvent) => void;
+  onError?: (error: Error) => void;
+}
+
+type ViewState =
+  | { status: "loading"; phase: "download" | "prepare"; loaded: number; total: number | null }
+  | { status: "ready" }
+  | { status: "error"; message: string };
+
+const DEFAULT_BACKGROUND = "#1e1f22";
+const INITIAL_STATE: ViewState = { status: "loading", phase: "download", loaded: 0, total: null };
+
+function isCancellation(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === "AbortError" || name === "LoadCancelledError";
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === "string" && error) return error;
+  return "Unknown error";
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const styles = {
+  root: {
+    position: "relative",
+    width: "100%",
+    height: "100%",
+    minHeight: 240,
+    overflow: "hidden",
+  },
+  canvasHost: { position: "absolute", inset: 0 },
+  overlay: {
+    position: "absolute",
+    inset: 0,
+    display: "flex",
+    flexDirection: "column",
+    alignItems: "center",
+    justifyContent: "center",
+    gap: 8,
+    padding: 16,
+    pointerEvents: "none",
+    color: "#e8e8ea",
+    font: "14px/1.4 system-ui, sans-serif",
+    textAlign: "center",
+  },
+  track: {
+    width: "min(320px, 80%)",
+    height: 6,
+    borderRadius: 3,
+    background: "rgba(255, 255, 255, 0.18)",
+    overflow: "hidden",
+  },
+  fill: { height: "100%", borderRadius: 3, background: "#4f8cff", transition: "width 120ms linear" },
+  error: {
+    maxWidth: "min(480px, 90%)",
+    padding: "10px 14px",
+    borderRadius: 6,
+    background: "rgba(180, 35, 24, 0.92)",
+    color: "#fff",
+    pointerEvents: "auto",
+  },
+} satisfies Record<string, CSSProperties>;
+
+export function ModelViewer({ source, background, className, autorotate, onReady, onError }: ModelViewerProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<ViewState>(INITIAL_STATE);
+  const onReadyRef = useRef(onReady);
+  const onErrorRef = useRef(onError);
+  const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate });
+  useEffect(() => {
+    onReadyRef.current = onReady;
+    onErrorRef.current = onError;
+    optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate };
+  });
+
+  const { url, token, fileName } = source;
+  // A new Uint8Array each render must not restart the download: depend on the key's content.
+  const xorKeyId = source.xorKey && source.xorKey.length > 0 ? Array.from(source.xorKey).join(",") : "";
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const abort = new AbortController();
+    let cancelled = false;
+    let viewer: Viewer | null = null;
+    const xorKey = xorKeyId ? Uint8Array.from(xorKeyId.split(","), Number) : null;
+    const { background: bg, autorotate: rotate } = optionsRef.current;
+    setState(INITIAL_STATE);
+
+    const fail = (error: unknown) => {
+      if (cancelled || isCancellation(error)) return;
+      const reason = reasonOf(error);
+      setState({ status: "error", message: `Failed to download model: ${reason}` });
+      onErrorRef.current?.(error instanceof Error ? error : new Error(reason));
+    };
+
+    // Progress updates are coalesced to whole percents (or 256 KiB steps when the size is unknown).
+    let lastStep = -1;
+    const viewerModule = import("../viewer");
+    viewerModule.catch(() => undefined); // reported through the await below
+    const bytesPromise = downloadModel({
+      url,
+      token,
+      xorKey,
+      signal: abort.signal,
+      onProgress: (loaded, total) => {
+        if (cancelled) return;
+        const step = total ? Math.floor((loaded / total) * 100) : Math.floor(loaded / 262_144);
+        if (step === lastStep) return;
+        lastStep = step;
+        setState({ status: "loading", phase: "download", loaded, total });
+      },
+    });
+
+    (async () => {
+      const bytes = await bytesPromise;
+      if (cancelled) return;
+      setState((previous) =>
+        previous.status === "loading" ? { ...previous, phase: "prepare", loaded: bytes.byteLength } : previous,
+      );
+      const { createViewer } = await viewerModule;
+      if (cancelled) return;
+      viewer = createViewer({ container: host, background: bg, autorotate: rotate });
+      viewer.on("ready", (info) => onReadyRef.current?.(info));
+      viewer.on("error", fail); // also reports failures after the model was shown, e.g. a lost WebGL context
+      await viewer.load({ bytes, fileName });
+    })().then(
+      () => {
+        if (cancelled || !viewer) return;
+        setState({ status: "ready" });
+      },
+      fail,
+    );
+
+    return () => {
+      cancelled = true;
+      abort.abort();
+      viewer?.dispose();
+      viewer = null;
+    };
+  }, [url, token, fileName, xorKeyId]);
+
+  const rootStyle: CSSProperties = { ...styles.root, background: background ?? DEFAULT_BACKGROUND };
+  let overlay = null;
+  if (state.status === "loading") {
+    const percent = state.phase === "prepare" ? 100 : state.total ? Math.min(100, Math.round((state.loaded / state.total) * 100)) : null;
+    const label =
+      state.phase === "prepare"
+        ? "Preparing model…"
+        : percent !== null
+          ? `Downloading model… ${percent}%`
+          : `Downloading model… ${formatMegabytes(state.loaded)}`;
+    overlay = (
+      <div className="mv-overlay" style={styles.overlay}>
+        <div
+          className="mv-progress"
+          role="progressbar"
+          aria-label="Model download progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent ?? undefined}
+          aria-valuetext={label}
+          style={styles.track}
+        >
+          <div className="mv-progress-fill" style={{ ...styles.fill, width: `${percent ?? 100}%`, opacity: percent === null ? 0.5 : 1 }} />
+        </div>
+        <div className="mv-progress-label">{label}</div>
+      </div>
+    );
+  } else if (state.status === "error") {
+    overlay = (
+      <div className="mv-overlay" style={styles.overlay}>
+        <div className="mv-error" role="alert" style={styles.error}>
+          {state.message}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div
+      className={className ? `mv-root ${className}` : "mv-root"}
+      style={rootStyle}
+      data-testid="model-viewer"
+      data-state={state.status}
+      aria-busy={state.status === "loading"}
+    >
+      <div
+        ref={hostRef}
+        className="mv-canvas"
+        style={styles.canvasHost}
+        role="img"
+        aria-label={fileName ? `3D model: ${fileName}` : "3D model"}
+      />
+      {overlay}
+    </div>
+  );
+}
+
+export default ModelViewer;

@@ -1,0 +1,17 @@
+/** What a route tells the root about its page chrome (SPEC §2 "Layout" column). */
+export interface RouteHandle {
+  /** false hides the header and footer ("no layout"). */
+  layout?: boolean;
+  /** "shopify" pages render inside the Shopify admin with Polaris, without the site's providers. */
+  surface?: "site" | "shopify";
+}
+
+export function readHandles(matches: Array<{ handle?: unknown }>): Required<RouteHandle> {
+  const merged: Required<RouteHandle> = { layout: true, surface: "site" };
+  for (const match of matches) {
+    const handle = match.handle as RouteHandle | undefined;
+    if (handle?.layout !== undefined) merged.layout = handle.layout;
+    if (handle?.surface) merged.surface = handle.surface;
+  }
+  return merged;
+}

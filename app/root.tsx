@@ -1,0 +1,122 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useMatches,
+  useRouteError,
+} from "@remix-run/react";
+import { captureRemixErrorBoundaryError, withSentry } from "@sentry/remix";
+import { PrimeReactProvider } from "primereact/api";
+import primeTheme from "primereact/resources/themes/lara-light-indigo/theme.css?url";
+import primeCore from "primereact/resources/primereact.min.css?url";
+import primeIcons from "primeicons/primeicons.css?url";
+import siteCss from "~/styles/site.css?url";
+import { AuthProvider, type SiteUser } from "~/auth/auth-provider";
+import { getPageUser } from "~/auth/require-user.server";
+import { BootSpinner } from "~/components/boot-spinner";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
+import { ToastProvider } from "~/components/toast-provider";
+import { UploadDialogProvider } from "~/components/upload-dialog-provider";
+import { avatarUrl } from "~/domain/user-presenter";
+import { publicEnv } from "~/env.server";
+import { readHandles } from "~/lib/route-handle";
+
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getPageUser(request);
+  const siteUser: SiteUser | null = user
+    ? {
+        id: user.id,
+        uid: user.firebaseUid,
+        email: user.email,
+        displayName: user.displayName,
+        avatarUrl: avatarUrl(user),
+        isAdmin: user.isAdmin,
+      }
+    : null;
+  return json({ env: publicEnv(), user: siteUser });
+}
+
+function SiteStyles() {
+  return (
+    <>
+      <link rel="stylesheet" href={primeTheme} />
+      <link rel="stylesheet" href={primeCore} />
+      <link rel="stylesheet" href={primeIcons} />
+      <link rel="stylesheet" href={siteCss} />
+    </>
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const matches = useMatches();
+  const { surface } = readHandles(matches);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        {surface === "site" ? <SiteStyles /> : null}
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function App() {
+  const { env, user } = useLoaderData<typeof loader>();
+  const matches = useMatches();
+  const { layout, surface } = readHandles(matches);
+  if (surface === "shopify") return <Outlet />;
+  return (
+    <PrimeReactProvider value={{ ripple: false }}>
+      <script
+        // Public configuration only (env.server publicEnv): no secrets.
+        dangerouslySetInnerHTML={{ __html: `window.__SCANROOM_ENV__=${JSON.stringify(env).replace(/</g, "\\u003c")}` }}
+      />
+      <ToastProvider>
+        <AuthProvider serverUser={user} firebaseConfig={env.firebase}>
+          <UploadDialogProvider>
+            <BootSpinner />
+            {layout ? <SiteHeader env={env} /> : null}
+            <main id="main" className={layout ? "site-main" : "bare-main"}>
+              <Outlet />
+            </main>
+            {layout ? <SiteFooter env={env} /> : null}
+          </UploadDialogProvider>
+        </AuthProvider>
+      </ToastProvider>
+    </PrimeReactProvider>
+  );
+}
+
+export default withSentry(App);
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  captureRemixErrorBoundaryError(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message =
+    status === 404 ? "We couldn't find that page or model." : "Something went wrong. Please try again in a moment.";
+  return (
+    <main className="error-page">
+      <h1>{status === 404 ? "Not found" : "Error"}</h1>
+      <p>{message}</p>
+      <a href="/">Back to Explore</a>
+    </main>
+  );
+}

@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { authenticateAdmin } from "~/shopify.server";
+
+// Everything under the auth prefix (session-token bounce page, exit-iframe) is answered by the library,
+// which throws the response.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await authenticateAdmin(request);
+  return null;
+}

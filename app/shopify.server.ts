@@ -1,0 +1,93 @@
+import "@shopify/shopify-app-remix/adapters/node";
+import {
+  ApiVersion,
+  AppDistribution,
+  LogSeverity,
+  shopifyApp,
+} from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { db } from "./db.server";
+import { env } from "./env.server";
+import { logger } from "./lib/logger.server";
+
+/**
+ * The one place Shopify is configured (STYLE: Shopify's Remix template). Created on first use, so tests can
+ * set SHOPIFY_* before anything reads the environment.
+ *
+ * Auth paths live under /shopify/auth because our own /auth is Firebase sign-in (DESIGN §4).
+ */
+
+/** Keep in step with `[webhooks] api_version` in shopify.app.toml. Newest version shopify-api 13.1 knows. */
+export const apiVersion = ApiVersion.July26;
+
+export const SHOPIFY_AUTH_PATH_PREFIX = "/shopify/auth";
+
+// The library's own log lines go through our logger, which masks bearer strings and JWTs.
+function logShopify(severity: LogSeverity, message: string) {
+  const fields = { source: "shopify-app" };
+  if (severity === LogSeverity.Error) logger.error(message, fields);
+  else if (severity === LogSeverity.Warning) logger.warn(message, fields);
+  else if (severity === LogSeverity.Info) logger.info(message, fields);
+  else logger.debug(message, fields);
+}
+
+function createShopify() {
+  const config = env();
+  return shopifyApp({
+    apiKey: config.SHOPIFY_API_KEY,
+    apiSecretKey: config.SHOPIFY_API_SECRET,
+    apiVersion,
+    scopes: config.SHOPIFY_SCOPES.split(",").map((s) => s.trim()).filter(Boolean),
+    appUrl: config.SHOPIFY_APP_URL ?? config.APP_URL,
+    authPathPrefix: SHOPIFY_AUTH_PATH_PREFIX,
+    // `tableName` is the Prisma client *delegate* (`prisma.shopifySession`), not the SQL table name: the
+    // package reads `prisma[tableName]`, so "ShopifySession" would fail with "does not have a table".
+    // The cast bridges our generated client (app/generated/prisma) and the `@prisma/client` type it expects.
+    sessionStorage: new PrismaSessionStorage(db() as never, { tableName: "shopifySession" }),
+    distribution: AppDistribution.AppStore,
+    isEmbeddedApp: true,
+    future: {
+      // Token exchange: Shopify-managed install (scopes from shopify.app.toml), no OAuth redirects.
+      unstable_newEmbeddedAuthStrategy: true,
+      // Offline tokens expire and are refreshed by the library (refreshToken columns in ShopifySession).
+      expiringOfflineAccessTokens: true,
+    },
+    logger: { level: LogSeverity.Info, log: logShopify },
+  });
+}
+
+type ShopifyInstance = ReturnType<typeof createShopify>;
+let instance: ShopifyInstance | undefined;
+
+/** The configured Shopify app object (created on first call). */
+export function shopify(): ShopifyInstance {
+  if (!instance) instance = createShopify();
+  return instance;
+}
+
+/**
+ * Authenticates an embedded admin request (session token in `Authorization: Bearer` or `?id_token=`).
+ * Throws a Response (redirect to the bounce page, 401 with `X-Shopify-Retry-Invalid-Session-Request`, 410 for
+ * bots) that the route must let propagate.
+ */
+export function authenticateAdmin(request: Request) {
+  return shopify().authenticate.admin(request);
+}
+
+/** Verifies a webhook's HMAC and headers. Throws 401 (bad HMAC), 400 (missing headers) or 405 (not POST). */
+export function authenticateWebhook(request: Request) {
+  return shopify().authenticate.webhook(request);
+}
+
+/** The login form's handler for non-embedded installs: returns field errors or throws a redirect. */
+export function shopifyLogin(request: Request) {
+  return shopify().login(request);
+}
+
+/**
+ * Sets the App Bridge preload `Link` and, when the URL carries a valid `?shop=`, a `Content-Security-Policy:
+ * frame-ancestors` that lets that shop's admin frame us. Call it only for Shopify admin documents (DESIGN §4).
+ */
+export function addShopifyDocumentHeaders(request: Request, headers: Headers) {
+  shopify().addDocumentResponseHeaders(request, headers);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm start`: the whole product on embedded defaults, no account or external service (DESIGN §3).
+// Embedded PostgreSQL under .data/postgres, migrations and seed, the Firebase Auth emulator (its
+// users kept under .data/firebase), local-disk storage under .data/storage, and the server on :3000.
+// Ctrl-C (SIGINT) or SIGTERM stops every child cleanly; starting again keeps all data.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { log, migrate, portIsFree, root, run, seed, startAuthEmulator, startEmbeddedPostgres } from "./lib/services.mjs";
+
+const PORT = Number(process.env.PORT ?? 3000);
+const PG_PORT = Number(process.env.SCANROOM_PG_PORT ?? 54329);
+const AUTH_PORT = Number(process.env.SCANROOM_AUTH_PORT ?? 9099);
+const PROJECT_ID = "demo-scanroom";
+const rebuild = process.argv.includes("--rebuild");
+
+const stops = [];
+let stopping = false;
+
+async function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  log("stopping…");
+  for (const stop of stops.reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      process.stderr.write(`[scanroom] while stopping: ${error.message}\n`);
+    }
+  }
+  log("stopped");
+  process.exit(code);
+}
+process.on("SIGINT", () => shutdown(0));
+process.on("SIGTERM", () => shutdown(0));
+
+function startChild(name, command, args, env) {
+  const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      process.stderr.write(`[scanroom] ${name} exited (${code ?? signal}); stopping everything\n`);
+      shutdown(1);
+    }
+  });
+  stops.push(
+    () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  );
+  return child;
+}
+
+async function main() {
+  if (!(await portIsFree(PORT, "0.0.0.0"))) throw new Error(`port ${PORT} is in use: stop the other server or set PORT`);
+
+  const buildExists = existsSync(path.join(root, "build/server/index.js"));
+  if (rebuild || !buildExists) {
+    log("building the app (first start only; `npm start -- --rebuild` rebuilds)");
+    await run(path.join(root, "node_modules/.bin/remix"), ["vite:build"]);
+  }
+
+  const external = process.env.DATABASE_URL;
+  let databaseUrl = external;
+  if (!external) {
+    log(`starting embedded PostgreSQL on port ${PG_PORT} (data in .data/postgres)`);
+    const pg = await startEmbeddedPostgres({ dataDir: ".data/postgres", port: PG_PORT });
+    stops.push(pg.stop);
+    databaseUrl = pg.url;
+  }
+  log("applying migrations and seed data");
+  await migrate(databaseUrl);
+  await seed(databaseUrl);
+
+  let emulatorHost = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (!emulatorHost && process.env.SCANROOM_PROFILE !== "production") {
+    log(`starting the Firebase Auth emulator on port ${AUTH_PORT}`);
+    const emulator = await startAuthEmulator({
+      port: AUTH_PORT,
+      projectId: PROJECT_ID,
+      workDir: ".data/firebase",
+      persistDir: ".data/firebase/export",
+    });
+    stops.push(emulator.stop);
+    emulatorHost = emulator.host;
+  }
+
+  startChild("server", path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+    NODE_ENV: "production",
+    PORT: String(PORT),
+    DATABASE_URL: databaseUrl,
+    ...(emulatorHost ? { FIREBASE_AUTH_EMULATOR_HOST: emulatorHost, FIREBASE_PROJECT_ID: process.env.FIREBASE_PROJECT_ID ?? PROJECT_ID } : {}),
+  });
+  log(`ready: http://localhost:${PORT}  (Ctrl-C stops everything)`);
+}
+
+main().catch(async (error) => {
+  process.stderr.write(`[scanroom] could not start: ${error.message}\n`);
+  await shutdown(1);
+});

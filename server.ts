@@ -1,0 +1,37 @@
+// The production HTTP server: Express in front of the Remix build. `npm start` runs it on embedded
+// defaults (scripts/start.mjs); `npm run serve` runs it against configured services.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+export async function createServerApp({ buildPath = path.join(root, "build/server/index.js") } = {}) {
+  const build = (await import(buildPath)) as ServerBuild & { legacyHostRedirect?: (req: express.Request) => string | null };
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", true);
+  app.use(compression());
+  app.use(
+    "/assets",
+    express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),
+  );
+  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+  app.all("*", createRequestHandler({ build }));
+  return app;
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const port = Number(process.env.PORT ?? 3000);
+  const app = await createServerApp();
+  const server = app.listen(port, () => {
+    process.stdout.write(`[scanroom] serving http://localhost:${port}\n`);
+  });
+  const shutdown = () => server.close(() => process.exit(0));
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}

@@ -1,0 +1,27 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import { defineConfig } from "vite";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: false;
+  }
+}
+
+export default defineConfig({
+  server: { port: 3000 },
+  plugins: [
+    remix({
+      ignoredRouteFiles: ["**/*.test.*", "**/.*"],
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_lazyRouteDiscovery: true,
+      },
+    }),
+    tsconfigPaths(),
+  ],
+  build: { assetsInlineLimit: 0, chunkSizeWarningLimit: 2000 },
+  optimizeDeps: { include: ["three", "@sparkjsdev/spark"] },
+});
