@@ -9,12 +9,32 @@ import express from "express";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
+/**
+ * When we answer before reading a request body (a refused upload, a body over the limit), the
+ * connection cannot be reused for the next request: tell the client to close it.
+ */
+function closeUnreadRequests(req: express.Request, res: express.Response, next: express.NextFunction) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: express.Response, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete && req.method !== "GET" && req.method !== "HEAD") this.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+}
+
 export async function createServerApp({ buildPath = path.join(root, "build/server/index.js") } = {}) {
   const build = (await import(buildPath)) as ServerBuild & { legacyHostRedirect?: (req: express.Request) => string | null };
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", true);
-  app.use(compression());
+  app.use(closeUnreadRequests);
+  // Model bytes keep their Content-Length (the viewer's progress bar reads it): no compression.
+  app.use(
+    compression({
+      filter: (req, res) =>
+        !String(res.getHeader("Content-Type") ?? "").startsWith("application/octet-stream") && compression.filter(req, res),
+    }),
+  );
   app.use(
     "/assets",
     express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),

@@ -4,6 +4,7 @@ import tsconfigPaths from "vite-tsconfig-paths";
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
+    teardownTimeout: 3_000,
     projects: [
       {
         plugins: [tsconfigPaths()],

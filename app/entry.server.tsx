@@ -9,6 +9,11 @@ import { env } from "./env.server";
 import { initServerSentry } from "./lib/sentry.server";
 import { logger } from "./lib/logger.server";
 import { isAppError } from "./domain/errors";
+import { addShopifyDocumentHeaders } from "./shopify.server";
+
+function isShopifyAdminPath(pathname: string) {
+  return pathname === "/app" || pathname.startsWith("/app/") || pathname.startsWith("/shopify/");
+}
 
 // Validate configuration at boot: a bad environment stops the server with a message naming each problem.
 env();
@@ -29,6 +34,16 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  const { pathname } = new URL(request.url);
+  if (isShopifyAdminPath(pathname)) {
+    // Only the Shopify admin's frame may embed these pages (DESIGN §4); the library sets the shop's
+    // frame-ancestors when the URL names a valid shop.
+    responseHeaders.set("Content-Security-Policy", "frame-ancestors https://admin.shopify.com https://*.myshopify.com");
+    addShopifyDocumentHeaders(request, responseHeaders);
+  } else if (!pathname.startsWith("/embed/") && !responseHeaders.has("X-Frame-Options")) {
+    // The site itself is not framable; /embed/{id} is, by any site.
+    responseHeaders.set("Content-Security-Policy", "frame-ancestors 'self'");
+  }
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -40,10 +40,9 @@ function createShopify() {
     scopes: config.SHOPIFY_SCOPES.split(",").map((s) => s.trim()).filter(Boolean),
     appUrl: config.SHOPIFY_APP_URL ?? config.APP_URL,
     authPathPrefix: SHOPIFY_AUTH_PATH_PREFIX,
-    // `tableName` is the Prisma client *delegate* (`prisma.shopifySession`), not the SQL table name: the
-    // package reads `prisma[tableName]`, so "ShopifySession" would fail with "does not have a table".
-    // The cast bridges our generated client (app/generated/prisma) and the `@prisma/client` type it expects.
-    sessionStorage: new PrismaSessionStorage(db() as never, { tableName: "shopifySession" }),
+    // `tableName` is the Prisma model the package reads as `prisma[tableName]`; ours is ShopifySession so it
+    // does not clash with our own tables (DESIGN §4).
+    sessionStorage: new PrismaSessionStorage(db(), { tableName: "ShopifySession" }),
     distribution: AppDistribution.AppStore,
     isEmbeddedApp: true,
     future: {

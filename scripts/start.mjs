@@ -60,7 +60,7 @@ async function main() {
   const buildExists = existsSync(path.join(root, "build/server/index.js"));
   if (rebuild || !buildExists) {
     log("building the app (first start only; `npm start -- --rebuild` rebuilds)");
-    await run(path.join(root, "node_modules/.bin/remix"), ["vite:build"]);
+    await run("npm", ["run", "--silent", "build"]);
   }
 
   const external = process.env.DATABASE_URL;

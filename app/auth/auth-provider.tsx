@@ -36,9 +36,9 @@ async function postSession(idToken: string) {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ idToken }),
   });
-  if (response.ok) return "ok" as const;
   const payload = await response.json().catch(() => null);
-  return payload?.error === "email_not_verified" ? ("unverified" as const) : ("error" as const);
+  if (!response.ok) return "error" as const;
+  return payload?.data?.needs_verification ? ("unverified" as const) : ("ok" as const);
 }
 
 export function AuthProvider({

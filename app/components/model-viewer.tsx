@@ -174,13 +174,15 @@ export function ModelViewer({ source, background, className, autorotate, onReady
   const rootStyle: CSSProperties = { ...styles.root, background: background ?? DEFAULT_BACKGROUND };
   let overlay = null;
   if (state.status === "loading") {
-    const percent = state.phase === "prepare" ? 100 : state.total ? Math.min(100, Math.round((state.loaded / state.total) * 100)) : null;
-    const label =
-      state.phase === "prepare"
-        ? "Preparing model…"
-        : percent !== null
-          ? `Downloading model… ${percent}%`
-          : `Downloading model… ${formatMegabytes(state.loaded)}`;
+    // Without a Content-Length the bar is indeterminate (no aria-valuenow) once bytes arrive.
+    let percent: number | null = null;
+    if (state.phase === "prepare") percent = 100;
+    else if (state.total) percent = Math.min(100, Math.round((state.loaded / state.total) * 100));
+    else if (state.loaded === 0) percent = 0;
+    let label = "Downloading model…";
+    if (state.phase === "prepare") label = "Preparing model…";
+    else if (state.total) label = `Downloading model… ${percent}%`;
+    else if (state.loaded > 0) label = `Downloading model… ${formatMegabytes(state.loaded)}`;
     overlay = (
       <div className="mv-overlay" style={styles.overlay}>
         <div

@@ -11,6 +11,9 @@ import { authenticateAdmin } from "~/shopify.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: polarisStyles }];
 
+// Rendered inside the Shopify admin with Polaris: no site chrome or site providers.
+export const handle = { surface: "shopify", layout: false };
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await authenticateAdmin(request);
   return { apiKey: env().SHOPIFY_API_KEY };

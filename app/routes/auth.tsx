@@ -165,7 +165,7 @@ export default function AuthPage() {
             <label htmlFor="register-email">Email</label>
             <InputText id="register-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
             <label htmlFor="register-password">Password</label>
-            <Password inputId="register-password" value={password} onChange={(e) => setPassword(e.target.value)} toggleMask required autoComplete="new-password" />
+            <Password inputId="register-password" value={password} onChange={(e) => setPassword(e.target.value)} feedback={false} toggleMask required autoComplete="new-password" />
             <Button type="submit" label="Create account" loading={busy} />
           </form>
         </TabPanel>

@@ -4,7 +4,7 @@ import { apiData, apiError, errorToResponse } from "~/api/respond.server";
 import { verifyIdToken } from "~/auth/firebase-admin.server";
 import { sessionStorage } from "~/auth/session.server";
 import { AppError } from "~/domain/errors";
-import { assertUsableIdentity, assertUserActive, getOrCreateUserForIdentity } from "~/domain/users.server";
+import { assertUserActive, getOrCreateUserForIdentity } from "~/domain/users.server";
 
 const bodySchema = z.object({ idToken: z.string().min(10).max(8192) });
 
@@ -21,7 +21,9 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!parsed.success) throw new AppError("invalid_input", "idToken is required.");
     const identity = await verifyIdToken(parsed.data.idToken);
     if (!identity) throw new AppError("unauthorized", "The sign-in token is invalid or expired.");
-    assertUsableIdentity(identity);
+    // An unverified email is an expected state of sign-in, not a failed request: the site then
+    // shows the verification step (SPEC §7 'Email not verified').
+    if (identity.email_verified !== true) return apiData({ needs_verification: true, message: "Email not verified" });
     const user = await getOrCreateUserForIdentity(identity);
     assertUserActive(user);
     session.set("userId", user.id);

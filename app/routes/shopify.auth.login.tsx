@@ -18,6 +18,9 @@ function loginErrors(result: LoginError): { shop?: string } {
   return {};
 }
 
+// Rendered inside the Shopify admin with Polaris: no site chrome or site providers.
+export const handle = { surface: "shopify", layout: false };
+
 export async function loader({ request }: LoaderFunctionArgs) {
   return { errors: loginErrors(await shopifyLogin(request)) };
 }

@@ -1,6 +1,7 @@
 import { createReadableStreamFromReadable, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, errorToResponse } from "~/api/respond.server";
 import { env } from "~/env.server";
+import { drainBody } from "~/lib/drain-body.server";
 import { DECLARED_MODEL_TYPES, type DeclaredModelType } from "~/lib/model-format";
 import { localStorageDriver } from "~/storage/index.server";
 import { isSafeKey } from "~/storage/keys";
@@ -52,7 +53,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "PUT") return apiError(405, "method_not_allowed", "Use PUT.", { headers: { Allow: "PUT" } });
   const auth = authorize(request, params["*"]);
-  if ("error" in auth) return auth.error;
+  if ("error" in auth) {
+    await drainBody(request.body);
+    return auth.error;
+  }
   const expect = auth.params.expect;
   try {
     const size = await receiveUpload({

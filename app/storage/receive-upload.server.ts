@@ -4,6 +4,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
 import { AppError } from "~/domain/errors";
+import { drainBody } from "~/lib/drain-body.server";
 import type { LocalDiskStorage } from "./local-disk.server";
 
 const HEAD_BYTES = 64 * 1024;
@@ -35,6 +36,8 @@ export async function receiveUpload(input: {
       if (done) break;
       total += value.length;
       if (input.maxBytes !== undefined && total > input.maxBytes) {
+        reader.releaseLock();
+        await drainBody(input.body);
         throw new AppError("payload_too_large", "The file is larger than the upload limit.");
       }
       if (headBytes < HEAD_BYTES) {

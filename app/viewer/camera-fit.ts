@@ -2,7 +2,7 @@
  * Pure camera-fitting maths: how far a perspective camera must stand to see a sphere,
  * and which clipping planes keep the model (and its floaters) in view without losing depth precision.
  */
-import type { Bounds, Vec3 } from "./bounds";
+import type { Vec3 } from "./bounds";
 
 export interface CameraFit {
   /** Camera position. */
@@ -60,16 +60,13 @@ export function fitCamera(
 
 /** glTF 2.0 defines +Z as the front of an asset; look at meshes from there, slightly above. */
 const MESH_VIEW: Vec3 = [0, 0.3, 1];
-
 /**
- * Where to look at a model from. Splat captures have no "front" convention, so they are viewed
- * from across their thinnest horizontal extent: that shows the broad side (a guitar's face, a
- * person's front or back) rather than a sliver. Near-square footprints keep the +Z view.
+ * Splat captures have no "front" convention (the guitar sample faces +X, the biker -X), so they
+ * get a three-quarter view, which never shows a mere profile.
  */
-export function viewDirectionFor(kind: "mesh" | "splat", bounds: Bounds): Vec3 {
-  if (kind === "mesh") return [...MESH_VIEW] as Vec3;
-  const width = bounds.max[0] - bounds.min[0];
-  const depth = bounds.max[2] - bounds.min[2];
-  if (width < depth * 0.9) return [1, 0.25, 0];
-  return [0, 0.25, 1];
+const SPLAT_VIEW: Vec3 = [1, 0.3, 1];
+
+/** Default direction from the model's centre towards the camera. */
+export function viewDirectionFor(kind: "mesh" | "splat"): Vec3 {
+  return [...(kind === "mesh" ? MESH_VIEW : SPLAT_VIEW)] as Vec3;
 }

@@ -11,7 +11,6 @@ import {
   PerspectiveCamera,
   Scene,
   WebGLRenderer,
-  type Object3D,
   type Texture,
 } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
@@ -21,8 +20,9 @@ import { Emitter } from "./emitter";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
 import { viewDirectionFor } from "./camera-fit";
 import { frameCamera } from "./frame-camera";
+import { waitForGpu } from "./gpu-fence";
 import { createGltfLoader, loadGltf, type GltfLoaderHandle } from "./load-gltf";
-import { createSparkRenderer, isSplatFormat, loadSplat } from "./load-splat";
+import { createSparkRenderer, isSplatFormat, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
 import { startRenderLoop, type RenderLoop } from "./render-loop";
 import type { LoadRequest, Viewer, ViewerEvents, ViewerOptions } from "./types";
@@ -43,6 +43,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     maxPixelRatio = 2,
     decoderPath = DEFAULT_DECODER_PATH,
     splatTimeoutMs = DEFAULT_SPLAT_TIMEOUT_MS,
+    viewDirection,
   } = options;
 
   const events = new Emitter<ViewerEvents>();
@@ -78,7 +79,7 @@ export function createViewer(options: ViewerOptions): Viewer {
   let gltfLoader: GltfLoaderHandle | null = null;
   let environment: Texture | null = null;
   let keyLight: DirectionalLight | null = null;
-  let spark: (Object3D & { dispose(): void }) | null = null;
+  let spark: SparkHandle | null = null;
   let model: LoadedModel | null = null;
   let loadCounter = 0;
   let disposed = false;
@@ -128,8 +129,7 @@ export function createViewer(options: ViewerOptions): Viewer {
   function renderFrame(deltaSeconds: number): void {
     if (!renderer) return;
     const moved = controls.update(deltaSeconds);
-    const sparkDirty = (spark as { dirty?: boolean } | null)?.dirty === true;
-    if (moved || needsRender || sparkDirty) renderNow();
+    if (moved || needsRender || spark?.dirty) renderNow();
   }
 
   function ensureRenderer(antialias: boolean): WebGLRenderer {
@@ -175,6 +175,15 @@ export function createViewer(options: ViewerOptions): Viewer {
     scene.add(created);
   }
 
+  /** Takes Spark out of the scene; it is disposed once its in-flight sort (if any) has finished. */
+  function retireSpark(): Promise<void> {
+    const retired = spark;
+    if (!retired) return Promise.resolve();
+    spark = null;
+    scene.remove(retired);
+    return whenSparkIdle(retired).then(() => retired.dispose());
+  }
+
   function replaceModel(next: LoadedModel): void {
     if (model) {
       scene.remove(model.object);
@@ -185,12 +194,10 @@ export function createViewer(options: ViewerOptions): Viewer {
     needsRender = true;
   }
 
-  type SparkState = { activeSplats?: number; sorting?: boolean; sortDirty?: boolean; dirty?: boolean };
-
   /** Resolves after the next frame (or ~16 ms when the loop is paused, rendering by hand if needed). */
   async function tick(): Promise<void> {
     if (loop?.running) return loop.nextFrame();
-    if (needsRender || (spark as SparkState | null)?.dirty) renderNow();
+    if (needsRender || spark?.dirty) renderNow();
     await new Promise((resolve) => setTimeout(resolve, 16));
   }
 
@@ -202,13 +209,15 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (!renderer) return;
     renderNow(); // synchronous: compiles shaders and surfaces GPU errors inside load()
     if (kind === "splat" && spark) {
-      const state = spark as SparkState;
       const deadline = performance.now() + SPLAT_FIRST_DRAW_TIMEOUT_MS;
-      while (!disposed && performance.now() < deadline) {
-        if ((state.activeSplats ?? 0) > 0 && !state.sorting && !state.sortDirty && !state.dirty) break;
+      while (!disposed && spark && performance.now() < deadline) {
+        if (spark.activeSplats > 0 && !spark.sorting && !spark.sortDirty && !spark.dirty) break;
         await tick();
       }
     }
+    if (disposed || !renderer) return;
+    if (needsRender) renderNow();
+    await waitForGpu(renderer.getContext());
     if (!disposed && loop?.running) await loop.nextFrame();
   }
 
@@ -216,6 +225,8 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (disposed) throw new Error("The viewer has been disposed");
     const token = ++loadCounter;
     const isCurrent = () => !disposed && token === loadCounter;
+    const cancellation = () =>
+      new LoadCancelledError(disposed ? "The viewer was disposed during loading" : "A newer model replaced this one");
     const fail = (error: unknown, fallback: string): Error => {
       const err = error instanceof LoadCancelledError ? error : toError(error, fallback);
       if (isCurrent() && !(err instanceof LoadCancelledError)) events.emit("error", err);
@@ -244,19 +255,20 @@ export function createViewer(options: ViewerOptions): Viewer {
         });
       } else {
         gltfLoader ??= createGltfLoader(target, decoderPath);
-        loaded = await loadGltf(gltfLoader.loader, bytes);
+        loaded = await loadGltf(gltfLoader.loader, bytes, format);
       }
     } catch (error) {
       throw fail(error, EMPTY_OR_CORRUPTED);
     }
     if (!isCurrent()) {
       loaded.dispose();
-      throw new LoadCancelledError(disposed ? "The viewer was disposed during loading" : "A newer model replaced this one");
+      throw cancellation();
     }
 
     try {
       const target = ensureRenderer(loaded.kind === "mesh");
       if (loaded.kind === "mesh") {
+        void retireSpark(); // no splats left to draw
         ensureMeshLighting(target);
         target.toneMapping = NeutralToneMapping;
       } else {
@@ -265,12 +277,12 @@ export function createViewer(options: ViewerOptions): Viewer {
         target.toneMapping = NoToneMapping; // splat colours are already display-referred
       }
       replaceModel(loaded);
-      frameCamera(camera, controls, loaded.bounds, viewDirectionFor(loaded.kind, loaded.bounds));
+      frameCamera(camera, controls, loaded.bounds, viewDirection ?? viewDirectionFor(loaded.kind));
       await waitForFirstDraw(loaded.kind);
     } catch (error) {
       throw fail(error, "The model could not be displayed");
     }
-    if (!isCurrent()) throw new LoadCancelledError("A newer model replaced this one");
+    if (!isCurrent()) throw cancellation();
     events.emit("ready", {
       format,
       loadMs: Math.round(performance.now() - started),
@@ -292,26 +304,24 @@ export function createViewer(options: ViewerOptions): Viewer {
       model.dispose();
       model = null;
     }
-    if (spark) {
-      scene.remove(spark);
-      spark.dispose();
-      spark = null;
-    }
     keyLight?.dispose();
     environment?.dispose();
     gltfLoader?.dispose();
     scene.environment = null;
     scene.background = null;
-    if (renderer) {
-      renderer.setAnimationLoop(null);
-      renderer.renderLists.dispose();
-      renderer.dispose();
-      // Browsers cap live WebGL contexts (~16); release ours now rather than at garbage collection.
-      renderer.forceContextLoss();
-      renderer = null;
-    }
     canvas.remove();
     events.clear();
+    // The WebGL context goes last, after Spark has finished a sort it may have in flight.
+    const finalRenderer = renderer;
+    renderer = null;
+    void retireSpark().then(() => {
+      if (!finalRenderer) return;
+      finalRenderer.setAnimationLoop(null);
+      finalRenderer.renderLists.dispose();
+      finalRenderer.dispose();
+      // Browsers cap live WebGL contexts (~16); release ours now rather than at garbage collection.
+      finalRenderer.forceContextLoss();
+    });
   }
 
   return {

@@ -4,8 +4,10 @@ import { DRACOLoader } from "three/addons/loaders/DRACOLoader.js";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import { KTX2Loader } from "three/addons/loaders/KTX2Loader.js";
 import { MeshoptDecoder } from "three/addons/libs/meshopt_decoder.module.js";
+import type { ModelFormat } from "../lib/model-format";
 import { disposeObject3D } from "./dispose-object";
-import { toError } from "./errors";
+import { EMPTY_OR_CORRUPTED, toError } from "./errors";
+import { glbIntegrityProblem } from "./glb-header";
 import type { LoadedModel } from "./loaded-model";
 
 export interface GltfLoaderHandle {
@@ -33,12 +35,17 @@ export function createGltfLoader(renderer: WebGLRenderer, decoderPath: string): 
   };
 }
 
-export async function loadGltf(loader: GLTFLoader, bytes: ArrayBuffer): Promise<LoadedModel> {
+export async function loadGltf(loader: GLTFLoader, bytes: ArrayBuffer, format: ModelFormat): Promise<LoadedModel> {
+  if (format === "glb") {
+    const problem = glbIntegrityProblem(bytes);
+    if (problem) throw new Error(`${EMPTY_OR_CORRUPTED} (${problem})`);
+  }
   let gltf;
   try {
     gltf = await loader.parseAsync(bytes, "");
   } catch (error) {
-    throw toError(error, "The glTF file could not be parsed");
+    const detail = toError(error, "unknown parser error").message.replace(/^THREE\.GLTFLoader: /, "");
+    throw new Error(`The glTF model could not be read: ${detail}`);
   }
   const object = gltf.scene ?? gltf.scenes?.[0];
   if (!object) throw new Error("The glTF file contains no scene");

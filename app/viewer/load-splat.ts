@@ -49,10 +49,33 @@ function sparkFileType(spark: SparkModule, format: ModelFormat) {
   }
 }
 
+/** Spark's SparkRenderer as the viewer sees it: the fields read are public in Spark's typings. */
+export type SparkHandle = Object3D & {
+  dispose(): void;
+  /** Set when Spark needs another render (sort finished, splats changed). */
+  dirty: boolean;
+  /** A depth readback + worker sort is in flight. */
+  sorting: boolean;
+  sortDirty: boolean;
+  /** Splats drawn by the last completed sort. */
+  activeSplats: number;
+};
+
 /** The renderer object Spark needs in the scene to draw SplatMeshes. */
-export async function createSparkRenderer(renderer: WebGLRenderer, onDirty?: () => void): Promise<Object3D & { dispose(): void }> {
+export async function createSparkRenderer(renderer: WebGLRenderer): Promise<SparkHandle> {
   const spark = await loadSpark();
-  return new spark.SparkRenderer({ renderer, onDirty });
+  return new spark.SparkRenderer({ renderer });
+}
+
+/**
+ * Resolves when Spark has no sort in flight (or after `maxMs`). Disposing a SparkRenderer or its
+ * WebGL context mid-sort makes Spark's internal promises reject unhandled ("Worker terminate").
+ */
+export async function whenSparkIdle(spark: SparkHandle, maxMs = 2_000): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  while (spark.sorting && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 /** At most this many splat centres are read to compute the framing bounds. */
@@ -110,15 +133,22 @@ export async function loadSplat({ bytes, format, fileName, timeoutMs, onProgress
   });
   // Keep a late rejection (after a timeout) from surfacing as an unhandled rejection.
   mesh.initialized.catch(() => undefined);
+  let timedOut = false;
   try {
     await withTimeout(
       mesh.initialized,
       timeoutMs,
-      `Decoding the splat file took longer than ${Math.round(timeoutMs / 1000)} s; the file may be corrupted`,
+      `Decoding the splat file took longer than ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}; the file may be corrupted`,
+      () => {
+        timedOut = true;
+      },
     );
   } catch (error) {
     mesh.dispose();
-    throw toError(error, EMPTY_OR_CORRUPTED);
+    if (timedOut) throw error;
+    // Spark's decoder reports problems tersely ("Truncated ksplat file", "Expected 90854 splats, got 44636").
+    const detail = toError(error, "").message;
+    throw new Error(detail ? `${EMPTY_OR_CORRUPTED} (${detail})` : EMPTY_OR_CORRUPTED);
   }
   const splatCount = mesh.packedSplats?.numSplats ?? mesh.numSplats ?? 0;
   const bounds = splatCount > 0 ? percentileBounds(sampleCenters(mesh), 0.02, 0.98) : null;

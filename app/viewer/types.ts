@@ -15,6 +15,11 @@ export interface ViewerOptions {
    * Default "/viewer-libs/".
    */
   decoderPath?: string;
+  /**
+   * Direction from the model's centre towards the initial camera position, in the viewer's
+   * y-up world (need not be normalised). Default: a view from the front (+Z), slightly above.
+   */
+  viewDirection?: [number, number, number];
   /** Give up on decoding a splat file after this many milliseconds. Default 60000. */
   splatTimeoutMs?: number;
 }

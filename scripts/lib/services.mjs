@@ -141,8 +141,8 @@ export async function startAuthEmulator({ port, projectId, workDir, persistDir }
   const stop = async () => {
     if (exited) return;
     try {
-      // SIGINT lets the emulator export its data before it exits.
-      process.kill(-child.pid, "SIGINT");
+      // SIGINT lets the emulator export its data before it exits; without data to keep, end it at once.
+      process.kill(-child.pid, persistDir ? "SIGINT" : "SIGKILL");
     } catch {
       return;
     }
@@ -154,6 +154,9 @@ export async function startAuthEmulator({ port, projectId, workDir, persistDir }
         // already gone
       }
     }
+    child.stdout.destroy();
+    child.stderr.destroy();
+    child.unref();
   };
   return { host: `127.0.0.1:${port}`, stop, child };
 }

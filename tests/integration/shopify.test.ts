@@ -173,6 +173,7 @@ beforeEach(async () => {
 
 describe("embedded admin (/app)", () => {
   it("accepts a valid session token as a bearer header and records the install", async () => {
+    await seedOfflineSession("shop-a");
     const { token } = await getJwt("shop-a", API_KEY, API_SECRET);
 
     const layout = await settle(appLayout.loader(args(bearerRequest("/app", token))));

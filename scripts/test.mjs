@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, unit, integration (real PostgreSQL + Auth emulator + HTTP) and
+// end-to-end (Chromium) tests, then one summary line. Every step runs; any failure fails the run.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { log, root, startAuthEmulator } from "./lib/services.mjs";
+
+const reports = path.join(root, "tests/.tmp/reports");
+mkdirSync(reports, { recursive: true });
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+
+function step(name, command, args, env = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    log(`── ${name}`);
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("exit", (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      log(`── ${name}: ${code === 0 ? "ok" : `FAILED (${code})`} in ${seconds}s`);
+      resolve({ name, ok: code === 0, seconds });
+    });
+  });
+}
+
+function vitestCounts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  return { passed: report.numPassedTests ?? 0, failed: (report.numFailedTests ?? 0) + (report.numTotalTestSuites && !report.success && !report.numFailedTests ? 1 : 0) };
+}
+
+function playwrightCounts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const stats = JSON.parse(readFileSync(file, "utf8")).stats ?? {};
+  return { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) };
+}
+
+const results = [];
+results.push(await step("typecheck", "npm", ["run", "--silent", "typecheck"]));
+results.push(await step("lint", "npm", ["run", "--silent", "lint"]));
+results.push(
+  await step("unit tests", bin("vitest"), ["run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile=${reports}/unit.json`]),
+);
+results.push(await step("build", "npm", ["run", "--silent", "build"]));
+
+// One Auth emulator for the integration and end-to-end steps (their setups reuse a running one).
+const emulatorPort = Number(process.env.TEST_AUTH_EMULATOR_PORT ?? 9199);
+log(`starting the Firebase Auth emulator on port ${emulatorPort}`);
+const emulator = await startAuthEmulator({ port: emulatorPort, projectId: "demo-scanroom-test", workDir: "tests/.tmp/emulator" });
+results.push(
+  await step("integration tests", bin("vitest"), [
+    "run",
+    "--project",
+    "integration",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile=${reports}/integration.json`,
+  ]),
+);
+results.push(
+  await step("end-to-end tests", bin("playwright"), ["test", "--reporter=list,json"], {
+    SCANROOM_TEMPLATE_READY: "1",
+    PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json`,
+  }),
+);
+
+await emulator.stop();
+
+const counts = [vitestCounts(`${reports}/unit.json`), vitestCounts(`${reports}/integration.json`), playwrightCounts(`${reports}/e2e.json`)];
+const passed = counts.reduce((n, c) => n + c.passed, 0);
+const failedTests = counts.reduce((n, c) => n + c.failed, 0);
+const failedSteps = results.filter((r) => !r.ok);
+log("summary of steps:");
+for (const r of results) log(`  ${r.ok ? "ok    " : "FAILED"} ${r.name} (${r.seconds}s)`);
+log(`unit ${counts[0].passed}/${counts[0].passed + counts[0].failed}, integration ${counts[1].passed}/${counts[1].passed + counts[1].failed}, end-to-end ${counts[2].passed}/${counts[2].passed + counts[2].failed}`);
+const failed = failedTests + (failedSteps.length > 0 && failedTests === 0 ? failedSteps.length : 0);
+process.stdout.write(`Summary: ${passed} passed, ${failed} failed\n`);
+process.exit(failedSteps.length === 0 && failedTests === 0 ? 0 : 1);

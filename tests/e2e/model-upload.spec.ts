@@ -1,0 +1,63 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, registerAndSignIn, shareOfNonBackgroundPixels, test } from "./fixtures";
+
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const VIEWER_BACKGROUND: [number, number, number] = [0x1e, 0x1f, 0x22];
+
+const MODELS = [
+  { file: path.join(DATA, "models/cat.glb"), name: "cat" },
+  { file: path.join(DATA, "splats/guitar.ply"), name: "guitar" },
+  { file: path.join(DATA, "splats/guitar.ksplat"), name: "guitar" },
+];
+
+test("a creator registers, uploads a .glb, a .ply and a .ksplat, sees each rendered, and manages them", async ({ page, consoleErrors }) => {
+  await registerAndSignIn(page);
+  const itemIds: string[] = [];
+
+  for (const model of MODELS) {
+    await page.getByTestId("new-model").click();
+    const dialog = page.getByTestId("upload-dialog");
+    await expect(dialog).toBeVisible();
+    await page.getByTestId("upload-input").setInputFiles(model.file);
+    await expect(dialog.getByText(path.basename(model.file))).toBeVisible();
+    await dialog.getByRole("button", { name: "Upload" }).click();
+    await page.waitForURL(/\/item\/[0-9a-f-]{36}$/);
+    itemIds.push(page.url().split("/").pop()!);
+
+    await expect(page.getByRole("heading", { level: 1, name: model.name })).toBeVisible();
+    const viewer = page.getByTestId("model-viewer");
+    await expect(viewer).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+    await page.waitForTimeout(1500); // a few frames after ready, so the first image has settled
+    const share = await shareOfNonBackgroundPixels(page, '[data-testid="model-viewer"]', VIEWER_BACKGROUND);
+    expect(share, `${model.name}: share of pixels showing the model`).toBeGreaterThan(0.02);
+  }
+
+  await page.goto("/dashboard");
+  const cards = page.getByTestId("item-card");
+  await expect(cards).toHaveCount(3);
+  await expect(page.getByTestId("my-items").getByRole("heading", { name: "cat" })).toBeVisible();
+
+  const first = page.locator(`[data-item-id="${itemIds[0]}"]`);
+  await first.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("dialog", { name: "Delete model" }).getByRole("button", { name: "Delete" }).click();
+  await expect(cards).toHaveCount(2);
+  await page.reload();
+  await expect(cards).toHaveCount(2);
+  await expect(page.locator(`[data-item-id="${itemIds[0]}"]`)).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("an upload the server refuses deletes the created item and shows the SPEC error toast", async ({ page }) => {
+  await registerAndSignIn(page);
+  await page.getByTestId("new-model").click();
+  await page.getByTestId("upload-input").setInputFiles({
+    name: "broken.glb",
+    mimeType: "model/gltf-binary",
+    buffer: Buffer.from("this is not a glTF file at all, just text".repeat(10)),
+  });
+  await page.getByTestId("upload-dialog").getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("File not uploaded. Error: The file's contents are not a valid .glb model.")).toBeVisible();
+  await page.goto("/dashboard");
+  await expect(page.getByText("You have no models yet.")).toBeVisible();
+});

@@ -1,0 +1,57 @@
+// The app as end-to-end tests use it: the built server on port 3100 against its own database cloned
+// from the test template, its own storage folder, and the test Auth emulator. Playwright starts this
+// once per run (webServer) and stops it with SIGTERM.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { EMULATOR_HOST, FIREBASE_PROJECT_ID, TEMPLATE_DATABASE, XOR_KEY } from "../setup/config";
+import { createDatabaseFromTemplate, dropDatabase, ensureAuthEmulator, prepareTemplateDatabase } from "../setup/services";
+import pg from "pg";
+import { TEST_PG_ADMIN_URL } from "../setup/config";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const DATABASE = "scanroom_e2e";
+
+async function templateExists() {
+  const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+  await client.connect();
+  try {
+    return (await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [TEMPLATE_DATABASE])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+if (process.env.SCANROOM_TEMPLATE_READY !== "1" || !(await templateExists())) await prepareTemplateDatabase();
+const stopEmulator = await ensureAuthEmulator();
+const storageDir = mkdtempSync(path.join(os.tmpdir(), "scanroom-e2e-storage-"));
+Object.assign(process.env, {
+  DATABASE_URL: await createDatabaseFromTemplate(DATABASE),
+  STORAGE_DIR: storageDir,
+  FIREBASE_AUTH_EMULATOR_HOST: EMULATOR_HOST,
+  FIREBASE_PROJECT_ID,
+  MODEL_XOR_KEY: XOR_KEY,
+  APP_URL: `http://localhost:${PORT}`,
+  NODE_ENV: "production",
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+});
+
+const { createServerApp } = await import("../../server");
+const app = await createServerApp();
+const server = app.listen(PORT, () => process.stdout.write(`[e2e] serving http://localhost:${PORT}\n`));
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  server.closeAllConnections();
+  server.close();
+  await stopEmulator();
+  const { disconnectDb } = await import("~/db.server");
+  await disconnectDb().catch(() => {});
+  await dropDatabase(DATABASE).catch(() => {});
+  rmSync(storageDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
