@@ -4,7 +4,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { log, root, startAuthEmulator } from "./lib/services.mjs";
+import net from "node:net";
+import { log, root, startAuthEmulator, startEmbeddedPostgres } from "./lib/services.mjs";
 
 const reports = path.join(root, "tests/.tmp/reports");
 mkdirSync(reports, { recursive: true });
@@ -33,6 +34,24 @@ function playwrightCounts(file) {
   if (!existsSync(file)) return { passed: 0, failed: 1 };
   const stats = JSON.parse(readFileSync(file, "utf8")).stats ?? {};
   return { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) };
+}
+
+function reachable(port, host = "127.0.0.1") {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once("connect", () => socket.end(() => resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+// Tests use the machine's PostgreSQL (CI: 127.0.0.1:5432, database test). A machine without one
+// gets an embedded PostgreSQL for the run, so the test command needs nothing else.
+let stopPostgres = async () => {};
+if (!process.env.TEST_DATABASE_URL && !(await reachable(5432))) {
+  log("no PostgreSQL on 127.0.0.1:5432: starting an embedded one for the tests");
+  const pg = await startEmbeddedPostgres({ dataDir: "tests/.tmp/postgres", port: 54330, database: "test" });
+  process.env.TEST_DATABASE_URL = pg.url;
+  stopPostgres = pg.stop;
 }
 
 const results = [];
@@ -65,6 +84,7 @@ results.push(
 );
 
 await emulator.stop();
+await stopPostgres();
 
 const counts = [vitestCounts(`${reports}/unit.json`), vitestCounts(`${reports}/integration.json`), playwrightCounts(`${reports}/e2e.json`)];
 const passed = counts.reduce((n, c) => n + c.passed, 0);
