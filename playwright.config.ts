@@ -15,6 +15,8 @@ export const CHROMIUM_ARGS = [
   "--ignore-gpu-blocklist",
 ];
 
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
@@ -25,7 +27,7 @@ export default defineConfig({
   expect: { timeout: 30_000 },
   outputDir: "test-results",
   use: {
-    baseURL: "http://localhost:3100",
+    baseURL: `http://localhost:${PORT}`,
     viewport: { width: 1366, height: 900 },
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS },
     trace: "retain-on-failure",
@@ -33,7 +35,7 @@ export default defineConfig({
   },
   webServer: {
     command: "npx tsx tests/e2e/server.ts",
-    url: "http://localhost:3100/v1/categories",
+    url: `http://localhost:${PORT}/v1/categories`,
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: "pipe",

@@ -10,7 +10,7 @@ import pg from "pg";
 import { TEST_PG_ADMIN_URL } from "../setup/config";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const DATABASE = "scanroom_e2e";
+const DATABASE = `scanroom_e2e_${PORT}`;
 
 async function templateExists() {
   const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
