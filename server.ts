@@ -22,7 +22,9 @@ function closeUnreadRequests(req: express.Request, res: express.Response, next: 
   next();
 }
 
-export async function createServerApp({ buildPath = path.join(root, "build/server/index.js") } = {}) {
+const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
+
+export async function createServerApp({ buildPath = path.join(buildDir, "server/index.js") } = {}) {
   const build = (await import(buildPath)) as ServerBuild & { legacyHostRedirect?: (req: express.Request) => string | null };
   const app = express();
   app.disable("x-powered-by");
@@ -37,9 +39,9 @@ export async function createServerApp({ buildPath = path.join(root, "build/serve
   );
   app.use(
     "/assets",
-    express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),
+    express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
   );
-  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
   app.all("*", createRequestHandler({ build }));
   return app;
 }

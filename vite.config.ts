@@ -12,6 +12,8 @@ export default defineConfig({
   server: { port: 3000 },
   plugins: [
     remix({
+      // A separate build folder per concurrent test run, when asked (SCANROOM_BUILD_DIR).
+      buildDirectory: process.env.SCANROOM_BUILD_DIR ?? "build",
       ignoredRouteFiles: ["**/*.test.*", "**/.*"],
       future: {
         v3_fetcherPersist: true,

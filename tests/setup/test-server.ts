@@ -1,21 +1,18 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 /**
  * The real built app (build/server, made once by the test runner) served over real HTTP on a free
  * port, against this test file's own database (tests/setup/per-file-database.ts).
  */
 export async function startTestServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Set before the app reads its configuration: signed storage URLs point at this server.
   process.env.APP_URL = url;
   const { createServerApp } = await import("../../server");
-  const app = await createServerApp({ buildPath: path.join(root, "build/server/index.js") });
+  const app = await createServerApp();
   server.on("request", app);
   return {
     url,
