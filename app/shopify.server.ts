@@ -6,6 +6,8 @@ import {
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+
+type SessionStorageClient = ConstructorParameters<typeof PrismaSessionStorage>[0];
 import { db } from "./db.server";
 import { env } from "./env.server";
 import { logger } from "./lib/logger.server";
@@ -42,7 +44,9 @@ function createShopify() {
     authPathPrefix: SHOPIFY_AUTH_PATH_PREFIX,
     // `tableName` is the Prisma model the package reads as `prisma[tableName]`; ours is ShopifySession so it
     // does not clash with our own tables (DESIGN §4).
-    sessionStorage: new PrismaSessionStorage(db(), { tableName: "ShopifySession" }),
+    // Our client comes from the `prisma-client` generator; the package is typed against the classic
+    // `@prisma/client` class. Same runtime, same model accessors, so the cast is sound.
+    sessionStorage: new PrismaSessionStorage(db() as unknown as SessionStorageClient, { tableName: "ShopifySession" }),
     distribution: AppDistribution.AppStore,
     isEmbeddedApp: true,
     future: {
