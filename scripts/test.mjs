@@ -65,7 +65,7 @@ results.push(await step("build", "npm", ["run", "--silent", "build"]));
 // One Auth emulator for the integration and end-to-end steps (their setups reuse a running one).
 const emulatorPort = Number(process.env.TEST_AUTH_EMULATOR_PORT ?? 9199);
 log(`starting the Firebase Auth emulator on port ${emulatorPort}`);
-const emulator = await startAuthEmulator({ port: emulatorPort, projectId: "demo-scanroom-test", workDir: "tests/.tmp/emulator" });
+const emulator = await startAuthEmulator({ port: emulatorPort, projectId: "demo-scanroom-test", workDir: `tests/.tmp/emulator-${emulatorPort}` });
 results.push(
   await step("integration tests", bin("vitest"), [
     "run",

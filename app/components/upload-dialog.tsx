@@ -1,38 +1,149 @@
 import { useNavigate } from "@remix-run/react";
 import { Button } from "primereact/button";
+import { ConfirmDialog } from "primereact/confirmdialog";
 import { Dialog } from "primereact/dialog";
+import { Message } from "primereact/message";
 import { ProgressBar } from "primereact/progressbar";
 import { Tag } from "primereact/tag";
-import { useRef, useState, type DragEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { uploadModelFile } from "~/lib/upload-flows";
-import { allowsMoreFiles, classifyFile, formatBytes, validateSelection, type FileKind } from "~/lib/upload-rules";
+import { detectImageFormat } from "~/lib/media-format";
+import { uploadImageSetScan, uploadModelFile, uploadVideoScan } from "~/lib/upload-flows";
+import {
+  allowsMoreFiles,
+  checkVideo,
+  classifyFile,
+  formatBytes,
+  hasScanCredits,
+  IMAGE_EXTENSIONS,
+  imageCountProblem,
+  isScanKind,
+  MESSAGES,
+  MODEL_EXTENSIONS,
+  validateSelection,
+  VIDEO_EXTENSIONS,
+  type FileKind,
+  type UserQuotas,
+  type VideoMetadata,
+} from "~/lib/upload-rules";
+import { readMagicBytes, readVideoMetadata } from "~/lib/video-metadata";
 import { useToast } from "./toast-provider";
 
-const ACCEPT = ".glb,.ply,.ksplat";
-const ALLOWED_KINDS: FileKind[] = ["model"];
+const ACCEPT = [...MODEL_EXTENSIONS, ...IMAGE_EXTENSIONS, ...VIDEO_EXTENSIONS].map((ext) => `.${ext}`).join(",") + ",image/*,video/*";
 
 type Phase = "select" | "uploading" | "done";
+type Notice = { title: string; message: string };
 
+/** Per-file and total bytes sent while uploading. */
+interface Progress {
+  perFile: number[];
+  loaded: number;
+  total: number;
+}
+
+const percent = (loaded: number, total: number) => Math.round((loaded / Math.max(total, 1)) * 100);
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The Upload dialog (SPEC §2, §4, §5): a model file, an image set or a video, checked against the
+ * rules of ~/lib/upload-rules before anything is sent (the server checks them all again).
+ */
 export default function UploadDialog({ visible, onHide }: { visible: boolean; onHide: () => void }) {
-  const { api } = useAuth();
+  const { api, ready, firebaseUser } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [kind, setKind] = useState<FileKind | null>(null);
+  const [videoMeta, setVideoMeta] = useState<VideoMetadata | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [pendingTrim, setPendingTrim] = useState<{ file: File; meta: VideoMetadata } | null>(null);
   const [phase, setPhase] = useState<Phase>("select");
-  const [progress, setProgress] = useState(0);
+  const [progress, setProgress] = useState<Progress | null>(null);
   const [dragging, setDragging] = useState(false);
+  // undefined while loading; null when it could not be read (the server still enforces credits).
+  const [quotas, setQuotas] = useState<UserQuotas | null | undefined>(undefined);
 
-  const addFiles = (incoming: File[]) => {
+  const signedIn = ready && firebaseUser !== null;
+  useEffect(() => {
+    if (!signedIn) return; // the token exists only once Firebase has restored the user
+    let cancelled = false;
+    api<UserQuotas>("/user/quotas")
+      .then((q) => !cancelled && setQuotas(q))
+      .catch(() => {
+        if (cancelled) return;
+        setQuotas(null);
+        toast({ severity: "error", summary: "Error!", detail: MESSAGES.quotasUnavailable });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [api, toast, signedIn]);
+
+  // Progress callbacks fire many times a second (300 files at once): render at most once a frame.
+  const progressRef = useRef<Progress | null>(null);
+  const frame = useRef<number | null>(null);
+  const trackProgress = useCallback((index: number, loaded: number) => {
+    const current = progressRef.current;
+    if (!current) return;
+    current.loaded += loaded - current.perFile[index];
+    current.perFile[index] = loaded;
+    frame.current ??= requestAnimationFrame(() => {
+      frame.current = null;
+      if (progressRef.current) setProgress({ ...progressRef.current, perFile: [...progressRef.current.perFile] });
+    });
+  }, []);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+
+  const scansBlocked = quotas ? !hasScanCredits(quotas) : false;
+  const countProblem = kind === "image" && files.length > 0 ? imageCountProblem(files.length) : null;
+  const busy = phase === "uploading" || checking;
+
+  const refuse = (refusal: { title?: string; message: string }) => {
+    if (refusal.message === MESSAGES.noExtension) console.warn(`Upload refused: ${refusal.message}`); // SPEC §5: logged
+    if (refusal.title) setNotice({ title: refusal.title, message: refusal.message });
+    else toast({ severity: "error", summary: "Error!", detail: refusal.message });
+  };
+
+  const acceptVideo = (file: File, meta: VideoMetadata) => {
+    setFiles([file]);
+    setKind("video");
+    setVideoMeta(meta);
+  };
+
+  /** Adds files to the selection, or refuses them and leaves the selection as it was (SPEC §5). */
+  const addFiles = async (incoming: File[]) => {
+    if (incoming.length === 0 || busy) return;
     const next = [...files, ...incoming];
-    const result = validateSelection(next, ALLOWED_KINDS);
-    if (!result.ok) {
-      // The selection is reverted to what it was (SPEC §5).
-      toast({ severity: "error", summary: result.title ?? "Error!", detail: result.message });
-      if (!validateSelection(incoming, ALLOWED_KINDS).ok) console.warn(result.message);
-      return;
+    const result = validateSelection(next);
+    if (!result.ok) return refuse(result);
+    if (result.kind === "image") {
+      setChecking(true);
+      const heads = await Promise.all(incoming.map(readMagicBytes)).finally(() => setChecking(false));
+      const bad = incoming.find((_, i) => !detectImageFormat(heads[i]));
+      if (bad) return refuse({ message: `${bad.name} is not a JPEG, PNG, WebP, HEIC, TIFF or BMP image.` });
+    }
+    if (result.kind === "video") {
+      const file = next[0];
+      setChecking(true);
+      let meta: VideoMetadata;
+      try {
+        meta = await readVideoMetadata(file);
+      } catch {
+        return refuse({ message: MESSAGES.videoMetadata });
+      } finally {
+        setChecking(false);
+      }
+      const verdict = checkVideo(meta);
+      if (verdict.verdict === "refuse") return refuse(verdict);
+      if (verdict.verdict === "confirm_trim") return setPendingTrim({ file, meta });
+      return acceptVideo(file, meta);
     }
     setFiles(next);
     setKind(result.kind);
@@ -41,46 +152,58 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
   const clear = () => {
     setFiles([]);
     setKind(null);
+    setVideoMeta(null);
     setPhase("select");
-    setProgress(0);
+    setProgress(null);
   };
 
   const remove = (index: number) => {
     const next = files.filter((_, i) => i !== index);
+    const result = validateSelection(next);
     setFiles(next);
-    const result = validateSelection(next, ALLOWED_KINDS);
     setKind(result.ok ? result.kind : null);
+    if (next.length === 0) setVideoMeta(null);
+  };
+
+  const finish = (to: string) => {
+    setPhase("done");
+    onHide();
+    navigate(to);
   };
 
   const upload = async () => {
-    const file = files[0];
-    if (!file) return;
+    if (files.length === 0 || !kind) return;
+    progressRef.current = { perFile: files.map(() => 0), loaded: 0, total: files.reduce((n, f) => n + f.size, 0) };
+    setProgress({ ...progressRef.current, perFile: [...progressRef.current.perFile] });
     setPhase("uploading");
-    setProgress(0);
     try {
-      const itemId = await uploadModelFile({
-        api,
-        file,
-        onProgress: (loaded, total) => setProgress(Math.round((loaded / Math.max(total, 1)) * 100)),
-      });
-      setPhase("done");
-      onHide();
-      navigate(`/item/${itemId}`);
+      if (kind === "model") {
+        const itemId = await uploadModelFile({ api, file: files[0], onProgress: (loaded) => trackProgress(0, loaded) });
+        return finish(`/item/${itemId}`);
+      }
+      if (kind === "video") {
+        await uploadVideoScan({ api, file: files[0], metadata: videoMeta!, onProgress: (loaded) => trackProgress(0, loaded) });
+        toast({ severity: "success", summary: "Success", detail: MESSAGES.videoUploaded });
+      } else {
+        await uploadImageSetScan({ api, files, onFileProgress: (index, loaded) => trackProgress(index, loaded) });
+        toast({ severity: "success", summary: "Success", detail: MESSAGES.imagesUploaded });
+      }
+      finish("/dashboard?refresh=true");
     } catch (error) {
       setPhase("select");
-      toast({
-        severity: "error",
-        summary: "Error!",
-        detail: `File not uploaded. Error: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      setProgress(null);
+      toast({ severity: "error", summary: "Error!", detail: MESSAGES.uploadFailed(errorMessage(error)) });
     }
   };
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    addFiles([...event.dataTransfer.files]);
+    void addFiles([...event.dataTransfer.files]);
   };
+
+  const uploadDisabled =
+    files.length === 0 || busy || (isScanKind(kind) && scansBlocked) || countProblem !== null || (kind === "video" && !videoMeta);
 
   const footer = (
     <div className="upload-actions">
@@ -91,11 +214,11 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
         </>
       ) : (
         <>
-          <Button label="Clear" outlined onClick={clear} disabled={files.length === 0 || phase === "uploading"} />
+          <Button label="Clear" outlined onClick={clear} disabled={files.length === 0 || busy} />
           {allowsMoreFiles(kind) && files.length > 0 ? (
-            <Button label="Add More Files" outlined onClick={() => input.current?.click()} disabled={phase === "uploading"} />
+            <Button label="Add More Files" outlined onClick={() => input.current?.click()} disabled={busy} />
           ) : null}
-          <Button label="Upload" icon="pi pi-upload" onClick={upload} disabled={files.length === 0 || phase === "uploading"} loading={phase === "uploading"} />
+          <Button label="Upload" icon="pi pi-upload" onClick={upload} disabled={uploadDisabled} loading={phase === "uploading"} />
         </>
       )}
     </div>
@@ -111,7 +234,7 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
         hidden
         data-testid="upload-input"
         onChange={(event) => {
-          addFiles([...(event.target.files ?? [])]);
+          void addFiles([...(event.target.files ?? [])]);
           event.target.value = "";
         }}
       />
@@ -119,8 +242,8 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
         className={`upload-dropzone${dragging ? " is-dragging" : ""}`}
         role="button"
         tabIndex={0}
-        onClick={() => input.current?.click()}
-        onKeyDown={(event) => (event.key === "Enter" || event.key === " ") && input.current?.click()}
+        onClick={() => !busy && input.current?.click()}
+        onKeyDown={(event) => (event.key === "Enter" || event.key === " ") && !busy && input.current?.click()}
         onDragOver={(event) => {
           event.preventDefault();
           setDragging(true);
@@ -128,9 +251,20 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        <i className="pi pi-cloud-upload" aria-hidden="true" />
-        <p>Drag and drop a .glb, .ply or .ksplat model here, or click to choose a file.</p>
+        <i className={`pi ${checking ? "pi-spin pi-spinner" : "pi-cloud-upload"}`} aria-hidden="true" />
+        <p>
+          Drag and drop a .glb, .ply or .ksplat model, a set of 20–300 photos or one 16:9 video here, or click to choose
+          files.
+        </p>
       </div>
+      {quotas ? (
+        <p className="upload-quota" data-testid="upload-scan-quota">
+          Scans left:{" "}
+          {quotas.scan_quota === -1 ? "unlimited" : `${quotas.scan_credit}/${quotas.scan_quota}${quotas.topup_scan_credit > 0 ? ` (+${quotas.topup_scan_credit})` : ""}`}
+        </p>
+      ) : null}
+      {scansBlocked ? <Message className="upload-message" severity="warn" text={MESSAGES.noScanCredits} /> : null}
+      {countProblem ? <Message className="upload-message" severity="warn" text={countProblem.message} /> : null}
       {files.length > 0 ? (
         <ul className="upload-file-list" aria-label="Selected files">
           {files.map((file, index) => (
@@ -139,17 +273,53 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
               <span className="upload-file-type">{classifyFile(file) ?? file.type}</span>
               <span className="upload-file-size">{formatBytes(file.size)}</span>
               {files.length > 1 && phase === "select" ? (
-                <Button icon="pi pi-trash" text severity="danger" aria-label={`Remove ${file.name}`} onClick={() => remove(index)} />
-              ) : null}
+                <Button icon="pi pi-trash" text severity="danger" aria-label={`Remove ${file.name}`} onClick={() => remove(index)} disabled={busy} />
+              ) : progress ? (
+                <ProgressBar
+                  className="upload-file-progress"
+                  value={percent(progress.perFile[index] ?? 0, file.size)}
+                  showValue={false}
+                  aria-label={`${file.name} upload progress`}
+                />
+              ) : (
+                <span />
+              )}
             </li>
           ))}
         </ul>
       ) : null}
-      {phase === "uploading" ? (
+      {phase === "uploading" && progress ? (
         <div className="upload-progress">
-          <ProgressBar value={progress} aria-label="Upload progress" />
+          <ProgressBar value={percent(progress.loaded, progress.total)} aria-label="Upload progress" data-testid="upload-total-progress" />
+          <p className="upload-progress-text">
+            {formatBytes(progress.loaded)} of {formatBytes(progress.total)}
+          </p>
         </div>
       ) : null}
+      <Dialog
+        header={notice?.title}
+        visible={notice !== null}
+        onHide={() => setNotice(null)}
+        style={{ width: "28rem" }}
+        footer={<Button label="OK" onClick={() => setNotice(null)} autoFocus />}
+      >
+        <p>{notice?.message}</p>
+      </Dialog>
+      <ConfirmDialog
+        visible={pendingTrim !== null}
+        onHide={() => setPendingTrim(null)}
+        header={MESSAGES.videoTooLongTitle}
+        message={MESSAGES.videoTooLong}
+        icon="pi pi-exclamation-triangle"
+        acceptLabel="Continue"
+        rejectLabel="Cancel"
+        accept={() => {
+          if (!pendingTrim) return;
+          acceptVideo(pendingTrim.file, pendingTrim.meta);
+          toast({ severity: "info", summary: "Info", detail: MESSAGES.videoTrimmed });
+        }}
+        reject={() => setPendingTrim(null)}
+      />
     </Dialog>
   );
 }

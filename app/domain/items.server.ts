@@ -1,7 +1,9 @@
 import { db, Prisma, type Item } from "~/db.server";
 import { storage } from "~/storage/index.server";
-import { itemPrefix } from "~/storage/keys";
-import { notFound } from "./errors";
+import { itemPrefix, thumbnailKey } from "~/storage/keys";
+import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
+import { AppError, notFound } from "./errors";
+import { releaseCreditsOfUnfinishedScans } from "./scans.server";
 import type { ListItemsQuery } from "./schemas";
 import type { DeclaredModelType } from "~/lib/model-format";
 
@@ -69,6 +71,7 @@ export async function updateItem(input: {
 
 /** Deletes the item and every stored file under it. */
 export async function deleteItem({ itemId, ownerId }: { itemId: string; ownerId: string }): Promise<void> {
+  await releaseCreditsOfUnfinishedScans({ itemId, ownerId }); // before its ScanJobs go with it
   const { count } = await db().item.deleteMany({ where: { id: itemId, ownerId } });
   if (count === 0) throw notFound();
   await storage().deletePrefix(itemPrefix(itemId));
@@ -136,4 +139,60 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
       ? encodeCursor({ v: byViews ? last.viewCount : last.createdAt.toISOString(), i: last.id })
       : null;
   return { items, next_cursor };
+}
+
+/**
+ * Counts one view of an item page by someone other than its owner (signed out included). A plain
+ * UPDATE so a view does not touch updatedAt; scoped like getVisibleItem.
+ */
+export async function recordItemView({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<void> {
+  await db().$executeRaw`
+    UPDATE "Item" SET "viewCount" = "viewCount" + 1
+    WHERE id = ${itemId}::uuid
+      AND (${viewerId}::uuid IS NULL OR "ownerId" <> ${viewerId}::uuid)
+      AND visibility IN ('public', 'unlisted') AND "unpublishedAt" IS NULL`;
+}
+
+/** A signed upload link for a new thumbnail image (≤ 2 MB jpeg/png/webp/gif). */
+export async function createThumbnailUpload({ itemId, ownerId }: { itemId: string; ownerId: string }) {
+  await getOwnedItem({ itemId, ownerId });
+  return createImageUploadUrl({ key: thumbnailKey(itemId) });
+}
+
+/** Sets (after checking the uploaded image) or with null clears an item's thumbnail; the old image is deleted. */
+export async function setItemThumbnail({ itemId, ownerId, key }: { itemId: string; ownerId: string; key: string | null }) {
+  const item = await getOwnedItem({ itemId, ownerId });
+  if (key !== null) await acceptUploadedImage({ key, prefix: `${itemPrefix(itemId)}thumbnail/` });
+  await db().item.updateMany({ where: { id: itemId, ownerId }, data: { thumbnailKey: key } });
+  if (item.thumbnailKey && item.thumbnailKey !== key) await storage().delete(item.thumbnailKey).catch(() => undefined);
+  return getVisibleItem({ itemId, viewerId: ownerId });
+}
+
+/**
+ * The embed watermark (SPEC §3 embed setting is_watermark_enabled). Turning it off needs a plan
+ * with watermark removal; turning it on is always allowed.
+ */
+export async function setItemWatermark({ itemId, ownerId, enabled }: { itemId: string; ownerId: string; enabled: boolean }) {
+  await getOwnedItem({ itemId, ownerId });
+  if (!enabled) {
+    const subscription = await db().subscription.findUnique({ where: { userId: ownerId }, include: { plan: true } });
+    if (!subscription?.plan.watermarkRemoval) {
+      throw new AppError("forbidden", "Your plan does not include removing the watermark. Upgrade to Growth or Pro.");
+    }
+  }
+  await db().item.updateMany({ where: { id: itemId, ownerId }, data: { isWatermarkEnabled: enabled } });
+  return getVisibleItem({ itemId, viewerId: ownerId });
+}
+
+/** The thumbnail image of an item the viewer may see. */
+export async function serveItemThumbnail({ itemId, viewerId, request }: { itemId: string; viewerId: string | null; request: Request }) {
+  const item = await getVisibleItem({ itemId, viewerId });
+  if (!item.thumbnailKey) throw notFound("Thumbnail");
+  const version = new URL(request.url).searchParams.get("v");
+  return serveImage({ key: item.thumbnailKey, request, immutable: version === item.thumbnailKey.split("/").pop() });
+}
+
+/** How many models a profile lists (the same rule as listItems for other people's public items). */
+export async function countPublicItems({ ownerId }: { ownerId: string }): Promise<number> {
+  return db().item.count({ where: { ownerId, visibility: "public", status: "ready", unpublishedAt: null, owner: { disabledAt: null } } });
 }

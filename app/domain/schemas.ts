@@ -57,3 +57,63 @@ export const listItemsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(24),
 });
 export type ListItemsQuery = z.infer<typeof listItemsQuerySchema>;
+
+// ── The public site (issue 3): announcements, notifications, contact, account, images.
+const cssColorField = z.string().max(64).nullable().optional();
+export const announcementInputSchema = z
+  .object({
+    content: z.string().trim().min(1, "must not be empty").max(10_000),
+    background_color: cssColorField,
+    text_color: cssColorField,
+    is_active: z.boolean().optional(),
+    order: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+    is_closable: z.boolean().optional(),
+  })
+  .strict();
+export type AnnouncementInput = z.infer<typeof announcementInputSchema>;
+
+export const markNotificationsReadBodySchema = z
+  .object({ ids: z.array(uuidSchema).max(100).optional() })
+  .strict();
+
+export const contactBodySchema = z
+  .object({
+    name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+    email: z.string().trim().max(254).email("must be a valid email address"),
+    subject: z.string().trim().max(200, "must be at most 200 characters").optional(),
+    message: z.string().trim().min(10, "must be at least 10 characters").max(5000, "must be at most 5000 characters"),
+    captcha_token: z.string().max(4096).optional(),
+    captcha_version: z.enum(["v2", "v3"]).optional(),
+  })
+  .strict();
+export type ContactInput = z.infer<typeof contactBodySchema>;
+
+export const displayNameSchema = z.string().trim().min(1, "must not be empty").max(60, "must be at most 60 characters");
+export const updateUserBodySchema = z
+  .object({ display_name: displayNameSchema.optional(), avatar_path: z.string().max(512).nullable().optional() })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: "nothing to update" });
+
+export const imagePathBodySchema = z.object({ path: z.string().min(1).max(512).nullable() }).strict();
+export const watermarkBodySchema = z.object({ is_watermark_enabled: z.boolean() }).strict();
+
+// Scan uploads and requests (SPEC §3, §7).
+export const uploadVideoQuerySchema = z.object({
+  size: z.coerce.number().int().positive("must be a positive whole number of bytes").optional(),
+  filename: z.string().trim().min(1).max(255).optional(),
+});
+
+export const uploadImageFileQuerySchema = z.object({ filename: z.string().min(1).max(100) });
+
+export const inputBucketPathSchema = z.string().min(1, "must not be empty").max(512);
+
+export const videoScanBodySchema = z
+  .object({
+    duration: z.number().positive("must be a positive number of seconds").finite(),
+    width: z.number().int().positive("must be a positive whole number of pixels"),
+    height: z.number().int().positive("must be a positive whole number of pixels"),
+    input_bucket_path: inputBucketPathSchema,
+  })
+  .strict();
+
+export const imageScanBodySchema = z.object({ input_bucket_path: inputBucketPathSchema }).strict();

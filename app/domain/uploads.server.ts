@@ -3,6 +3,17 @@ import { env } from "~/env.server";
 import { storage } from "~/storage/index.server";
 import { imageFolderKey, modelUploadKey, videoUploadKey } from "~/storage/keys";
 import { detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
+import {
+  fileExtension,
+  MAX_IMAGES,
+  MAX_SCAN_IMAGE_BYTES,
+  MAX_VIDEO_BYTES,
+  MESSAGES,
+  parseImageUploadName,
+  partSizeFor,
+  VIDEO_EXTENSIONS,
+} from "~/lib/upload-rules";
+import type { Item } from "~/db.server";
 import { AppError, invalidFile, invalidInput } from "./errors";
 import { getOwnedItem } from "./items.server";
 
@@ -28,16 +39,94 @@ export async function createItemUploadUrl(input: {
   if (item.uploadType !== input.uploadType) {
     throw invalidInput(`uploadType must be ${item.uploadType} for this item.`);
   }
-  if (item.status !== "uploading") throw new AppError("conflict", "This item's file has already been uploaded.");
-  if (input.uploadType === "image") return { path: imageFolderKey(item.id), url: "" };
-  const key = input.uploadType === "video" ? videoUploadKey(item.id, "video") : modelUploadKey(item.id, item.modelType);
+  if (input.uploadType === "image") return createImageFolder({ itemId: item.id, ownerId: input.ownerId });
+  if (input.uploadType === "video") return createVideoUploadUrl({ itemId: item.id, ownerId: input.ownerId });
+  assertUploading(item);
+  const key = modelUploadKey(item.id, item.modelType);
   await db().upload.create({ data: { itemId: item.id, kind: input.uploadType, key } });
   const url = await storage().createUploadUrl({
     key,
     expiresInSeconds: UPLOAD_URL_SECONDS,
     maxBytes: env().MAX_MODEL_BYTES,
-    expect: input.uploadType === "model" ? item.modelType : undefined,
+    expect: item.modelType,
   });
+  return { path: key, url };
+}
+
+function assertUploading(item: Item) {
+  if (item.status !== "uploading") throw new AppError("conflict", "This item's file has already been uploaded.");
+}
+
+async function getUploadingItem(input: { itemId: string; ownerId: string; uploadType: "image" | "video" }) {
+  const item = await getOwnedItem({ itemId: input.itemId, ownerId: input.ownerId });
+  if (item.uploadType !== input.uploadType) throw invalidInput(`This item is not ${input.uploadType === "image" ? "an image set" : "a video"} upload.`);
+  assertUploading(item);
+  return item;
+}
+
+// A video of hundreds of MB can take hours on a slow connection: its part URLs stay valid for a day.
+const VIDEO_UPLOAD_SECONDS = 24 * 60 * 60;
+
+/**
+ * The video upload link (SPEC §7 GET /upload/video/{id} → path, url). `url` takes the whole file in
+ * one PUT. With `size` (bytes) the answer also offers a resumable upload in parts: `part_size` and
+ * one signed PUT URL per part, in order; a part that fails is sent again on its own, and the scan
+ * request assembles the parts.
+ */
+export async function createVideoUploadUrl(input: {
+  itemId: string;
+  ownerId: string;
+  size?: number;
+  fileName?: string;
+}): Promise<UploadUrl & { part_size?: number; part_urls?: string[] }> {
+  const item = await getUploadingItem({ ...input, uploadType: "video" });
+  if (input.size !== undefined && input.size > MAX_VIDEO_BYTES) throw invalidFile(MESSAGES.videoTooLarge);
+  const ext = input.fileName ? fileExtension(input.fileName) : null;
+  const key = videoUploadKey(item.id, ext && (VIDEO_EXTENSIONS as readonly string[]).includes(ext) ? ext : "video");
+  await db().upload.create({
+    data: {
+      itemId: item.id,
+      kind: "video",
+      key,
+      fileName: input.fileName?.slice(0, 255),
+      size: input.size === undefined ? null : BigInt(input.size),
+    },
+  });
+  const store = storage();
+  const url = await store.createUploadUrl({ key, expiresInSeconds: VIDEO_UPLOAD_SECONDS, maxBytes: MAX_VIDEO_BYTES });
+  if (input.size === undefined) return { path: key, url };
+  const partSize = partSizeFor(input.size);
+  const { partUrls } = await store.createMultipartUpload({ key, size: input.size, partSize, expiresInSeconds: VIDEO_UPLOAD_SECONDS });
+  return { path: key, url, part_size: partSize, part_urls: partUrls };
+}
+
+/**
+ * The image-set folder (SPEC §7 GET /upload/image/{id} → path, url). `path` is the folder the scan
+ * request names; `url` is where each image's own upload link comes from.
+ */
+export async function createImageFolder(input: { itemId: string; ownerId: string }): Promise<UploadUrl> {
+  const item = await getUploadingItem({ ...input, uploadType: "image" });
+  return { path: imageFolderKey(item.id), url: `/v1/upload/image/${item.id}/file` };
+}
+
+/**
+ * One image's upload link (SPEC §7 GET /upload/image/{id}/file?filename=). Names are image-001.jpg,
+ * image-002.png … (3 digits, the file's own image extension). A set never holds more than 300.
+ */
+export async function createImageFileUploadUrl(input: { itemId: string; ownerId: string; fileName: string }): Promise<UploadUrl> {
+  if (!parseImageUploadName(input.fileName)) {
+    throw invalidInput("filename must be image-NNN.<ext>: three digits from 001 and an image extension (jpg, jpeg, png, webp, heic, heif, tif, tiff, bmp).");
+  }
+  const item = await getUploadingItem({ ...input, uploadType: "image" });
+  const key = `${imageFolderKey(item.id)}${input.fileName}`;
+  const existing = await db().upload.findUnique({ where: { key } });
+  if (!existing) {
+    const count = await db().upload.count({ where: { itemId: item.id, kind: "image" } });
+    if (count >= MAX_IMAGES) throw invalidFile(MESSAGES.tooManyImages);
+    // Two links for the same name at once both land on the one row.
+    await db().upload.createMany({ data: { itemId: item.id, kind: "image", key, fileName: input.fileName }, skipDuplicates: true });
+  }
+  const url = await storage().createUploadUrl({ key, expiresInSeconds: UPLOAD_URL_SECONDS, maxBytes: MAX_SCAN_IMAGE_BYTES });
   return { path: key, url };
 }
 

@@ -17,6 +17,18 @@ export function imageFolderKey(itemId: string): string {
   return `items/${itemId}/images/`;
 }
 
+/** A user's avatar image (settings); replaced on every upload. */
+export function avatarKey(userId: string): string {
+  return `users/${userId}/avatar/${randomUUID()}`;
+}
+
+export const userPrefix = (userId: string) => `users/${userId}/`;
+
+/** A model's thumbnail image, under the item so deleting the item removes it. */
+export function thumbnailKey(itemId: string): string {
+  return `items/${itemId}/thumbnail/${randomUUID()}`;
+}
+
 /** Whether a key is a safe relative path inside the store (no traversal, no odd characters). */
 export function isSafeKey(key: string): boolean {
   if (!key || key.length > 512 || key.startsWith("/") || key.includes("\\")) return false;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
-import type { StorageDriver, UploadUrlInput } from "./driver";
+import { expectedPartSizes, type MultipartUploadInput, type StorageDriver, type UploadUrlInput } from "./driver";
 import { isSafeKey } from "./keys";
 import { buildSignedPath } from "./signing.server";
 
@@ -113,5 +113,58 @@ export class LocalDiskStorage implements StorageDriver {
     };
     await walk(this.pathOf(clean), clean);
     return out.sort((a, b) => a.key.localeCompare(b.key));
+  }
+
+  // Uploads in parts: each part is an ordinary object under `<key>.parts/`, PUT through its own
+  // signed URL (limited to that part's exact size); completion concatenates them into `key`.
+  private partsPrefix(key: string) {
+    return `${key}.parts`;
+  }
+
+  private partKey(key: string, partNumber: number) {
+    return `${this.partsPrefix(key)}/${String(partNumber).padStart(5, "0")}`;
+  }
+
+  async createMultipartUpload(input: MultipartUploadInput) {
+    const sizes = expectedPartSizes(input.size, input.partSize);
+    const partUrls = await Promise.all(
+      sizes.map((size, i) =>
+        this.createUploadUrl({ key: this.partKey(input.key, i + 1), expiresInSeconds: input.expiresInSeconds, maxBytes: size }),
+      ),
+    );
+    await mkdir(this.pathOf(this.partsPrefix(input.key)), { recursive: true });
+    return { partUrls };
+  }
+
+  async completeMultipartUpload(input: { key: string; size: number; partSize: number }) {
+    const folder = this.pathOf(this.partsPrefix(input.key));
+    const present = await stat(folder).catch(() => null);
+    if (!present?.isDirectory()) return { status: "none" as const };
+    const sizes = expectedPartSizes(input.size, input.partSize);
+    const stored = new Map((await this.list(this.partsPrefix(input.key))).map((part) => [part.key, part.size]));
+    const wrong = sizes.flatMap((size, i) => (stored.get(this.partKey(input.key, i + 1)) === size ? [] : [i + 1]));
+    if (wrong.length > 0) return { status: "incomplete" as const, parts: wrong };
+    const target = this.pathOf(input.key);
+    const temp = `${target}.${randomUUID()}.part`;
+    const out = await open(temp, "w");
+    try {
+      for (let i = 1; i <= sizes.length; i++) {
+        for await (const chunk of createReadStream(this.pathOf(this.partKey(input.key, i)), { highWaterMark: 1024 * 1024 })) {
+          await out.write(chunk as Buffer);
+        }
+      }
+      await out.close();
+      await rename(temp, target);
+    } catch (error) {
+      await out.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await rm(folder, { recursive: true, force: true });
+    return { status: "completed" as const, size: (await stat(target)).size };
+  }
+
+  async abortMultipartUpload(key: string) {
+    await rm(this.pathOf(this.partsPrefix(key)), { recursive: true, force: true });
   }
 }

@@ -32,7 +32,10 @@ export async function receiveUpload(input: {
   const reader = input.body.getReader();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        // The client went away mid-upload (expected with resumable uploads: the part is sent again).
+        throw new AppError("invalid_input", "The upload was interrupted before the whole file arrived.");
+      });
       if (done) break;
       total += value.length;
       if (input.maxBytes !== undefined && total > input.maxBytes) {

@@ -1,15 +1,22 @@
 import { Readable } from "node:stream";
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
+  type Part,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import type { StorageDriver, UploadUrlInput } from "./driver";
+import { expectedPartSizes, type MultipartUploadInput, type StorageDriver, type UploadUrlInput } from "./driver";
 
 export interface S3Config {
   bucket: string;
@@ -112,6 +119,9 @@ export class S3Storage implements StorageDriver {
   }
 
   async deletePrefix(prefix: string) {
+    for (const upload of await this.openMultipartUploads(prefix)) {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.config.bucket, Key: upload.key, UploadId: upload.uploadId }));
+    }
     const objects = await this.list(prefix);
     for (let i = 0; i < objects.length; i += 1000) {
       await this.client.send(
@@ -120,6 +130,75 @@ export class S3Storage implements StorageDriver {
           Delete: { Objects: objects.slice(i, i + 1000).map((o) => ({ Key: o.key })) },
         }),
       );
+    }
+  }
+
+  // Uploads in parts map 1:1 onto S3 multipart uploads. Each part URL signs its exact Content-Length,
+  // so a part cannot be larger than announced.
+  async createMultipartUpload(input: MultipartUploadInput) {
+    await this.abortMultipartUpload(input.key);
+    const created = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.config.bucket, Key: input.key, ContentType: input.contentType }),
+    );
+    const uploadId = created.UploadId!;
+    const partUrls = await Promise.all(
+      expectedPartSizes(input.size, input.partSize).map((size, i) =>
+        getSignedUrl(
+          this.client,
+          new UploadPartCommand({ Bucket: this.config.bucket, Key: input.key, UploadId: uploadId, PartNumber: i + 1, ContentLength: size }),
+          { expiresIn: input.expiresInSeconds },
+        ),
+      ),
+    );
+    return { partUrls };
+  }
+
+  private async openMultipartUploads(prefix: string) {
+    const out: Array<{ key: string; uploadId: string }> = [];
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({ Bucket: this.config.bucket, Prefix: prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+      );
+      for (const upload of page.Uploads ?? []) out.push({ key: upload.Key!, uploadId: upload.UploadId! });
+      if (!page.IsTruncated) return out;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
+    }
+  }
+
+  async completeMultipartUpload(input: { key: string; size: number; partSize: number }) {
+    const upload = (await this.openMultipartUploads(input.key)).find((u) => u.key === input.key);
+    if (!upload) return { status: "none" as const };
+    const parts: Part[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListPartsCommand({ Bucket: this.config.bucket, Key: input.key, UploadId: upload.uploadId, PartNumberMarker: marker }),
+      );
+      parts.push(...(page.Parts ?? []));
+      if (!page.IsTruncated) break;
+      marker = page.NextPartNumberMarker;
+    }
+    const byNumber = new Map(parts.map((part) => [part.PartNumber!, part]));
+    const sizes = expectedPartSizes(input.size, input.partSize);
+    const wrong = sizes.flatMap((size, i) => (byNumber.get(i + 1)?.Size === size ? [] : [i + 1]));
+    if (wrong.length > 0) return { status: "incomplete" as const, parts: wrong };
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.config.bucket,
+        Key: input.key,
+        UploadId: upload.uploadId,
+        MultipartUpload: { Parts: sizes.map((_, i) => ({ PartNumber: i + 1, ETag: byNumber.get(i + 1)!.ETag })) },
+      }),
+    );
+    return { status: "completed" as const, size: input.size };
+  }
+
+  async abortMultipartUpload(key: string) {
+    for (const upload of (await this.openMultipartUploads(key)).filter((u) => u.key === key)) {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.config.bucket, Key: key, UploadId: upload.uploadId }));
     }
   }
 }

@@ -54,6 +54,6 @@ export async function emulatorIsRunning(): Promise<boolean> {
 export async function ensureAuthEmulator(): Promise<() => Promise<void>> {
   if (await emulatorIsRunning()) return async () => {};
   log(`starting the Firebase Auth emulator on port ${EMULATOR_PORT}`);
-  const emulator = await startAuthEmulator({ port: EMULATOR_PORT, projectId: FIREBASE_PROJECT_ID, workDir: "tests/.tmp/emulator" });
+  const emulator = await startAuthEmulator({ port: EMULATOR_PORT, projectId: FIREBASE_PROJECT_ID, workDir: `tests/.tmp/emulator-${EMULATOR_PORT}` });
   return emulator.stop;
 }

@@ -1,0 +1,271 @@
+import { db, type CreditType, type LedgerEntry, type Plan, type Prisma } from "~/db.server";
+import { MESSAGES, type UserQuotas } from "~/lib/upload-rules";
+import { AppError } from "./errors";
+import { ensureSubscription } from "./plans.server";
+
+/**
+ * The one credit ledger (SPEC §9, DESIGN §5, STYLE habit 8). Balances are never stored: they are
+ * sums of append-only LedgerEntry rows, read and written inside a transaction that holds a row lock
+ * on the user (SELECT … FOR UPDATE), so concurrent reservations can never spend the same credit.
+ *
+ * Two buckets per credit type:
+ * - period: the plan's monthly grant, written lazily (once per period, idempotent) the first time
+ *   the period's balance is read; what is left of it lapses when the period ends;
+ * - topup: purchased credits, which carry over.
+ * A reservation takes from the period bucket first. Its life: reservation (−n) → consumption (a
+ * marker of amount 0: the credit is spent) or release (+n, back to the bucket and period it came
+ * from). Unlimited plans (quota −1) record reservations of amount 0, so every scan has its entries.
+ */
+export type Tx = Prisma.TransactionClient;
+
+export interface LedgerContext {
+  tx: Tx;
+  userId: string;
+  plan: Plan;
+  period: { start: Date; end: Date };
+}
+
+const LIVE_SUBSCRIPTION = new Set(["active", "trialing"]);
+
+/** `anchor` plus `months` calendar months, clamped to the month's last day (Jan 31 + 1 → Feb 28/29). */
+export function addMonths(anchor: Date, months: number): Date {
+  const next = new Date(anchor);
+  const day = next.getUTCDate();
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(day, lastDay));
+  return next;
+}
+
+/**
+ * The billing period containing `now`. Plans without a payment provider renew themselves each month
+ * from the subscription's anchor; paid providers move the period through their webhooks.
+ */
+export function periodContaining(anchor: Date, now: Date): { start: Date; end: Date } {
+  let months = 0;
+  while (addMonths(anchor, months + 1) <= now) months++;
+  return { start: addMonths(anchor, months), end: addMonths(anchor, months + 1) };
+}
+
+async function currentPlanAndPeriod(tx: Tx, userId: string, now = new Date()) {
+  const subscription = await tx.subscription.findUniqueOrThrow({ where: { userId }, include: { plan: true } });
+  let period = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
+  if (subscription.provider === "none" && period.end <= now) {
+    period = periodContaining(subscription.currentPeriodStart, now);
+    await tx.subscription.update({
+      where: { id: subscription.id },
+      data: { currentPeriodStart: period.start, currentPeriodEnd: period.end },
+    });
+  }
+  const plan = LIVE_SUBSCRIPTION.has(subscription.status)
+    ? subscription.plan
+    : await tx.plan.findUniqueOrThrow({ where: { planType: "free" } });
+  return { plan, period };
+}
+
+function quotaOf(plan: Plan, creditType: CreditType): number {
+  return creditType === "scan" ? plan.scanQuota : plan.linkQuota;
+}
+
+/** Writes this period's plan grant unless it is there already (idempotent by its key). */
+async function ensurePeriodGrant(ctx: LedgerContext, creditType: CreditType) {
+  const quota = quotaOf(ctx.plan, creditType);
+  if (quota <= 0) return; // -1 is unlimited, 0 grants nothing
+  const periodIso = ctx.period.start.toISOString();
+  await ctx.tx.ledgerEntry.createMany({
+    data: {
+      userId: ctx.userId,
+      creditType,
+      bucket: "period",
+      kind: "period_grant",
+      amount: quota,
+      reason: `${ctx.plan.name} plan: ${quota} ${creditType} credits for the period from ${periodIso.slice(0, 10)}`,
+      reference: `plan:${ctx.plan.planType}`,
+      idempotencyKey: `grant:${creditType}:${ctx.userId}:${periodIso}`,
+      periodStart: ctx.period.start,
+    },
+    skipDuplicates: true,
+  });
+}
+
+/**
+ * Runs `fn` in a transaction holding the user's ledger lock, with this period's grants written.
+ * Every read or write of credits goes through here.
+ */
+export async function withCreditLedger<T>(userId: string, fn: (ctx: LedgerContext) => Promise<T>): Promise<T> {
+  await ensureSubscription({ userId });
+  return db().$transaction(
+    async (tx) => {
+      const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "User" WHERE id = ${userId}::uuid FOR UPDATE`;
+      if (locked.length === 0) throw new AppError("not_found", "User not found.");
+      const { plan, period } = await currentPlanAndPeriod(tx, userId);
+      const ctx: LedgerContext = { tx, userId, plan, period };
+      await ensurePeriodGrant(ctx, "scan");
+      await ensurePeriodGrant(ctx, "link");
+      return fn(ctx);
+    },
+    // Parallel requests of one user queue on the row lock: let them wait rather than fail.
+    { maxWait: 30_000, timeout: 60_000 },
+  );
+}
+
+/** Remaining credits in each bucket: this period's grant (less what it paid for) and top-ups. */
+export async function creditBalances(ctx: LedgerContext, creditType: CreditType): Promise<{ period: number; topup: number }> {
+  const sums = await ctx.tx.ledgerEntry.groupBy({
+    by: ["bucket"],
+    where: {
+      userId: ctx.userId,
+      creditType,
+      OR: [{ bucket: "topup" }, { bucket: "period", periodStart: ctx.period.start }],
+    },
+    _sum: { amount: true },
+  });
+  const of = (bucket: "period" | "topup") => sums.find((s) => s.bucket === bucket)?._sum.amount ?? 0;
+  return { period: Math.max(0, of("period")), topup: Math.max(0, of("topup")) };
+}
+
+function noCreditsMessage(creditType: CreditType) {
+  return creditType === "scan" ? MESSAGES.noScanCredits : "You have used all your available links for this billing period.";
+}
+
+/**
+ * Reserves `amount` credits for `reference` (e.g. `scan:<scanJobId>`), period bucket first. Throws
+ * `quota_exceeded` and writes nothing when too few remain. Call inside `withCreditLedger`.
+ */
+export async function reserveCredits(
+  ctx: LedgerContext,
+  input: { creditType: CreditType; amount: number; reference: string; reason: string },
+): Promise<{ unlimited: boolean; entries: LedgerEntry[] }> {
+  const base = { userId: ctx.userId, creditType: input.creditType, kind: "reservation" as const, reference: input.reference };
+  if (quotaOf(ctx.plan, input.creditType) === -1) {
+    const entry = await ctx.tx.ledgerEntry.create({
+      data: {
+        ...base,
+        bucket: "period",
+        amount: 0,
+        reason: `${input.reason} (unlimited plan)`,
+        idempotencyKey: `reserve:${input.reference}:period`,
+        periodStart: ctx.period.start,
+      },
+    });
+    return { unlimited: true, entries: [entry] };
+  }
+  const balance = await creditBalances(ctx, input.creditType);
+  if (balance.period + balance.topup < input.amount) throw new AppError("quota_exceeded", noCreditsMessage(input.creditType));
+  const fromPeriod = Math.min(balance.period, input.amount);
+  const fromTopup = input.amount - fromPeriod;
+  const entries: LedgerEntry[] = [];
+  if (fromPeriod > 0) {
+    entries.push(
+      await ctx.tx.ledgerEntry.create({
+        data: {
+          ...base,
+          bucket: "period",
+          amount: -fromPeriod,
+          reason: input.reason,
+          idempotencyKey: `reserve:${input.reference}:period`,
+          periodStart: ctx.period.start,
+        },
+      }),
+    );
+  }
+  if (fromTopup > 0) {
+    entries.push(
+      await ctx.tx.ledgerEntry.create({
+        data: { ...base, bucket: "topup", amount: -fromTopup, reason: input.reason, idempotencyKey: `reserve:${input.reference}:topup` },
+      }),
+    );
+  }
+  return { unlimited: false, entries };
+}
+
+async function settle(input: { userId: string; reference: string; kind: "consumption" | "release"; reason: string }): Promise<boolean> {
+  return withCreditLedger(input.userId, async ({ tx }) => {
+    const entries = await tx.ledgerEntry.findMany({ where: { userId: input.userId, reference: input.reference } });
+    const reservations = entries.filter((e) => e.kind === "reservation");
+    if (reservations.length === 0) throw new AppError("not_found", `No credit reservation ${input.reference}.`);
+    const settled = entries.find((e) => e.kind === "consumption" || e.kind === "release");
+    if (settled) {
+      if (settled.kind === input.kind) return false; // already done: safe to call twice
+      throw new AppError("conflict", `The reservation ${input.reference} was already ${settled.kind === "release" ? "released" : "consumed"}.`);
+    }
+    for (const reservation of reservations) {
+      await tx.ledgerEntry.create({
+        data: {
+          userId: input.userId,
+          creditType: reservation.creditType,
+          bucket: reservation.bucket,
+          kind: input.kind,
+          amount: input.kind === "release" ? -reservation.amount : 0,
+          reason: input.reason,
+          reference: input.reference,
+          idempotencyKey: `${input.kind}:${input.reference}:${reservation.bucket}`,
+          periodStart: reservation.periodStart,
+        },
+      });
+    }
+    return true;
+  });
+}
+
+/** Marks a reservation spent (a scan succeeded). Idempotent. */
+export function consumeCredits(input: { userId: string; reference: string; reason: string }) {
+  return settle({ ...input, kind: "consumption" });
+}
+
+/** Gives a reservation back to the bucket and period it came from (a scan failed or was cancelled). Idempotent. */
+export function releaseCredits(input: { userId: string; reference: string; reason: string }) {
+  return settle({ ...input, kind: "release" });
+}
+
+/** Adds purchased credits, which carry over between periods. Idempotent by `idempotencyKey`. */
+export async function addTopupCredits(input: {
+  userId: string;
+  creditType: CreditType;
+  credits: number;
+  reason: string;
+  reference: string;
+  idempotencyKey: string;
+}): Promise<void> {
+  if (!Number.isInteger(input.credits) || input.credits <= 0) throw new AppError("invalid_input", "credits must be a positive whole number");
+  await withCreditLedger(input.userId, async ({ tx }) => {
+    await tx.ledgerEntry.createMany({
+      data: {
+        userId: input.userId,
+        creditType: input.creditType,
+        bucket: "topup",
+        kind: "topup",
+        amount: input.credits,
+        reason: input.reason,
+        reference: input.reference,
+        idempotencyKey: input.idempotencyKey,
+      },
+      skipDuplicates: true,
+    });
+  });
+}
+
+export type { UserQuotas };
+
+/** SPEC §3 Quotas. -1 means unlimited (for scan_credit and total_scan_credit too, when scan_quota is -1). */
+export async function getUserQuotas({ userId }: { userId: string }): Promise<UserQuotas> {
+  return withCreditLedger(userId, async (ctx) => {
+    const scan = await creditBalances(ctx, "scan");
+    const link = await creditBalances(ctx, "link");
+    const activeEmbeds = await ctx.tx.embed.count({ where: { ownerId: userId, revokedAt: null } });
+    const { plan } = ctx;
+    const unlimitedScans = plan.scanQuota === -1;
+    return {
+      link_quota: plan.linkQuota,
+      link_credit: plan.linkQuota === -1 ? -1 : link.period + link.topup,
+      scan_quota: plan.scanQuota,
+      scan_credit: unlimitedScans ? -1 : scan.period,
+      topup_scan_credit: scan.topup,
+      total_scan_credit: unlimitedScans ? -1 : scan.period + scan.topup,
+      annotation_quota: plan.annotationQuota,
+      embed_quota: plan.embedQuota,
+      embed_credit: plan.embedQuota === -1 ? -1 : Math.max(0, plan.embedQuota - activeEmbeds),
+    };
+  });
+}

@@ -1,0 +1,73 @@
+import PgBoss from "pg-boss";
+import { z } from "zod";
+import type { Prisma } from "~/db.server";
+import { env } from "~/env.server";
+import { logger } from "~/lib/logger.server";
+
+/**
+ * The job queue (DESIGN §2): pg-boss in our own PostgreSQL, so scan workers on other machines only
+ * need the database. The web process only sends jobs: it neither supervises (maintenance runs in
+ * the worker) nor schedules.
+ */
+export const SCAN_QUEUE = "scan";
+
+/** The payload of a scan job: the ScanJob row holds everything else. Validated by the worker. */
+export const scanJobPayloadSchema = z.object({ scanJobId: z.string().uuid() }).strict();
+export type ScanJobPayload = z.infer<typeof scanJobPayloadSchema>;
+
+const globalForQueue = globalThis as unknown as { __scanroomQueue?: Promise<PgBoss>; __scanroomQueueUrl?: string };
+
+async function startQueue(connectionString: string): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString, max: 4, supervise: false, schedule: false, migrate: true });
+  boss.on("error", (error) => logger.warn("job queue error", { error }));
+  await boss.start();
+  // Idempotent (ON CONFLICT DO NOTHING); a scan is retried twice after a crash of its worker.
+  await boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 });
+  return boss;
+}
+
+/** The started queue of this process (created on first use; its schema is migrated by pg-boss). */
+export function queue(): Promise<PgBoss> {
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set: start the product with `npm start`");
+  if (!globalForQueue.__scanroomQueue || globalForQueue.__scanroomQueueUrl !== url) {
+    const starting = startQueue(url);
+    // A failed start is not cached: the next call tries again.
+    starting.catch(() => {
+      if (globalForQueue.__scanroomQueue === starting) globalForQueue.__scanroomQueue = undefined;
+    });
+    globalForQueue.__scanroomQueue = starting;
+    globalForQueue.__scanroomQueueUrl = url;
+  }
+  return globalForQueue.__scanroomQueue;
+}
+
+export async function stopQueue() {
+  const boss = await globalForQueue.__scanroomQueue?.catch(() => undefined);
+  globalForQueue.__scanroomQueue = undefined;
+  await boss?.stop({ graceful: false, wait: false });
+}
+
+/** Runs pg-boss's SQL inside a Prisma transaction, so a job exists exactly when the transaction commits. */
+function transactionExecutor(tx: Prisma.TransactionClient) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const params = values.map((value) =>
+        value === undefined ? null : value !== null && typeof value === "object" && !(value instanceof Date) ? JSON.stringify(value) : value,
+      );
+      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
+    },
+  };
+}
+
+/**
+ * Enqueues the scan pipeline's job for a ScanJob, inside the caller's transaction. The job id is the
+ * ScanJob's id, so sending twice cannot create two jobs.
+ */
+export async function enqueueScanJob({ scanJobId, tx }: { scanJobId: string; tx: Prisma.TransactionClient }): Promise<string> {
+  const boss = await queue();
+  const payload: ScanJobPayload = scanJobPayloadSchema.parse({ scanJobId });
+  const id = await boss.send(SCAN_QUEUE, payload, { id: scanJobId, db: transactionExecutor(tx) });
+  if (!id) throw new Error(`the scan job ${scanJobId} was not enqueued (does the "${SCAN_QUEUE}" queue exist?)`);
+  return id;
+}
