@@ -2,13 +2,16 @@ import "@shopify/shopify-app-remix/adapters/node";
 import {
   ApiVersion,
   AppDistribution,
+  BillingInterval,
   LogSeverity,
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 
 type SessionStorageClient = ConstructorParameters<typeof PrismaSessionStorage>[0];
+import { PLANS } from "../prisma/seed-data";
 import { db } from "./db.server";
+import { SHOPIFY_PLAN_NAMES, type ShopifyPaidPlan } from "./domain/shopify-billing.server";
 import { env } from "./env.server";
 import { logger } from "./lib/logger.server";
 
@@ -33,6 +36,21 @@ function logShopify(severity: LogSeverity, message: string) {
   else logger.debug(message, fields);
 }
 
+/**
+ * Our paid plans as Shopify recurring charges (Billing API), named by SHOPIFY_PLAN_NAMES. The amounts here are
+ * the launch prices (prisma/seed-data.ts, decision 004); the plan page passes the Plan table's current price
+ * with each request, so a price edited in the database is what the merchant is asked to approve.
+ */
+function monthlyCharge(planType: ShopifyPaidPlan) {
+  const plan = PLANS.find((p) => p.planType === planType)!;
+  return { lineItems: [{ amount: plan.priceAmount / 100, currencyCode: "USD", interval: BillingInterval.Every30Days as const }] };
+}
+const billing = {
+  [SHOPIFY_PLAN_NAMES.starter]: monthlyCharge("starter"),
+  [SHOPIFY_PLAN_NAMES.growth]: monthlyCharge("growth"),
+  [SHOPIFY_PLAN_NAMES.pro]: monthlyCharge("pro"),
+};
+
 function createShopify() {
   const config = env();
   return shopifyApp({
@@ -48,6 +66,7 @@ function createShopify() {
     // `@prisma/client` class. Same runtime, same model accessors, so the cast is sound.
     sessionStorage: new PrismaSessionStorage(db() as unknown as SessionStorageClient, { tableName: "ShopifySession" }),
     distribution: AppDistribution.AppStore,
+    billing,
     isEmbeddedApp: true,
     future: {
       // Token exchange: Shopify-managed install (scopes from shopify.app.toml), no OAuth redirects.

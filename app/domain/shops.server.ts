@@ -1,5 +1,6 @@
 import { db, type Prisma } from "~/db.server";
 import { logger } from "~/lib/logger.server";
+import { stopShopBilling } from "./shopify-billing.server";
 
 /**
  * Shopify shops: install state, compliance webhooks and webhook idempotency. Every query is scoped by the
@@ -41,17 +42,19 @@ export async function getShopOverview({ shopDomain }: { shopDomain: string }) {
 
 /**
  * app/uninstalled: the access token is dead, so drop the sessions; keep the shop and its product links so a
- * reinstall within 48 hours finds them (shop/redact removes them after that).
+ * reinstall within 48 hours finds them (shop/redact removes them after that). Shopify cancels the store's
+ * charges, so a plan this store paid for ends too.
  */
 export async function handleAppUninstalled({ shopDomain }: { shopDomain: string }, client: Client = db()) {
   const now = new Date();
+  const billing = await stopShopBilling({ shopDomain }, client);
   const sessions = await client.shopifySession.deleteMany({ where: { shop: shopDomain } });
   const shops = await client.shop.updateMany({
     where: { shopDomain },
     data: { uninstalledAt: now, redactAfter: new Date(now.getTime() + REDACT_DELAY_MS) },
   });
-  logger.info("shopify app uninstalled", { shop: shopDomain, sessionsDeleted: sessions.count });
-  return { shopDomain, sessionsDeleted: sessions.count, shopMarked: shops.count > 0 };
+  logger.info("shopify app uninstalled", { shop: shopDomain, sessionsDeleted: sessions.count, billingStopped: billing.stopped });
+  return { shopDomain, sessionsDeleted: sessions.count, shopMarked: shops.count > 0, billingStopped: billing.stopped };
 }
 
 /** shop/redact: erase everything we hold about the shop (links, the shop row, sessions). */

@@ -27,6 +27,9 @@ export default function ShopifyAdminLayout() {
         <Link to="/app" rel="home">
           Scanroom
         </Link>
+        <Link to="/app/products">Products</Link>
+        <Link to="/app/bulk">Bulk import</Link>
+        <Link to="/app/plans">Plans</Link>
       </NavMenu>
       <Outlet />
     </AppProvider>

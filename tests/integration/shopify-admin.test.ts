@@ -1,0 +1,656 @@
+import { getHmac, getJwt, setUpValidSession } from "@shopify/shopify-api/test-helpers";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startTestServer } from "../setup/test-server";
+
+// The embedded admin (products, links, bulk import, plans), the connect flow and the Shopify webhooks added for
+// issue 7, against a real database. Session tokens and webhook HMACs are minted with Shopify's own test helpers;
+// the Admin GraphQL API is faked at the network edge (globalThis.fetch) with the response shapes Shopify sends,
+// keyed by the access token, so a call made with the wrong shop's token finds nothing.
+const API_KEY = "scanroom-test-api-key";
+const API_SECRET = "scanroom-test-api-secret-0123456789";
+const APP_URL = "https://scanroom.test";
+process.env.SHOPIFY_API_KEY = API_KEY;
+process.env.SHOPIFY_API_SECRET = API_SECRET;
+process.env.SHOPIFY_APP_URL = APP_URL;
+process.env.APP_URL = APP_URL;
+
+// ── The fake Admin API ────────────────────────────────────────────────────────────────────────────────
+type FakeProduct = { id: number; title: string; handle: string; variants: Array<{ id: number; title: string }> };
+type FakeCharge = { id: string; name: string; status: string; test: boolean; currentPeriodEnd: string | null };
+const catalogs: Record<string, FakeProduct[]> = {};
+const charges: Record<string, FakeCharge[]> = {};
+const refuseMetafieldFor = new Set<string>();
+const adminCalls: Array<{ shop: string; operation: string; variables: Record<string, any> }> = [];
+
+function productNode(p: FakeProduct) {
+  return {
+    id: `gid://shopify/Product/${p.id}`,
+    title: p.title,
+    handle: p.handle,
+    status: "ACTIVE",
+    featuredMedia: { preview: { image: { url: `https://cdn.shopify.com/s/files/${p.handle}.jpg` } } },
+    variants: { nodes: p.variants.map((v) => ({ id: `gid://shopify/ProductVariant/${v.id}`, title: v.title })) },
+  };
+}
+
+function chargeNode(c: FakeCharge) {
+  return {
+    ...c,
+    trialDays: 0,
+    createdAt: "2026-01-01T00:00:00Z",
+    returnUrl: "https://admin.shopify.com/",
+    lineItems: [{ id: `${c.id}-line`, plan: { pricingDetails: { price: { amount: "29.0", currencyCode: "USD" }, interval: "EVERY_30_DAYS" } } }],
+  };
+}
+
+function answer(shop: string, query: string, variables: Record<string, any>): unknown {
+  const catalog = catalogs[shop] ?? [];
+  const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? "anonymous";
+  adminCalls.push({ shop, operation, variables });
+  switch (operation) {
+    case "ScanroomProducts": {
+      const terms: string[] = variables.query ? String(variables.query).split(" OR ") : [];
+      const matches = catalog.filter((p) =>
+        terms.length === 0 ? true : terms.some((t) => (t.startsWith("handle:") ? p.handle === t.slice(7) : p.title.toLowerCase().includes(t.toLowerCase()))),
+      );
+      const start = variables.after ? Number(Buffer.from(variables.after, "base64").toString()) + 1 : 0;
+      const page = matches.slice(start, start + (variables.first ?? 20));
+      const cursor = (i: number) => Buffer.from(String(i)).toString("base64");
+      return {
+        products: {
+          nodes: page.map(productNode),
+          pageInfo: {
+            hasNextPage: start + page.length < matches.length,
+            hasPreviousPage: start > 0,
+            startCursor: page.length ? cursor(start) : null,
+            endCursor: page.length ? cursor(start + page.length - 1) : null,
+          },
+        },
+      };
+    }
+    case "ScanroomProduct": {
+      const product = catalog.find((p) => `gid://shopify/Product/${p.id}` === variables.id);
+      return { product: product ? productNode(product) : null };
+    }
+    case "ScanroomSetModel": {
+      const input = variables.metafields[0];
+      if (refuseMetafieldFor.has(input.ownerId)) {
+        return { metafieldsSet: { metafields: [], userErrors: [{ field: ["metafields", "0", "value"], message: "Value is invalid JSON." }] } };
+      }
+      return { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1", namespace: `app--1--scanroom`, key: input.key }], userErrors: [] } };
+    }
+    case "ScanroomDeleteModel":
+      return { metafieldsDelete: { deletedMetafields: [{ ...variables.metafields[0], namespace: "app--1--scanroom" }], userErrors: [] } };
+    case "appSubscription":
+      return {
+        currentAppInstallation: {
+          activeSubscriptions: (charges[shop] ?? []).filter((c) => c.status === "ACTIVE").map(chargeNode),
+          oneTimePurchases: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+        },
+      };
+    case "AppSubscriptionCreate": {
+      const charge: FakeCharge = { id: `gid://shopify/AppSubscription/${900 + adminCalls.length}`, name: variables.name, status: "PENDING", test: variables.test, currentPeriodEnd: null };
+      charges[shop] = [...(charges[shop] ?? []), charge];
+      return {
+        appSubscriptionCreate: {
+          appSubscription: chargeNode(charge),
+          confirmationUrl: `https://${shop}/admin/charges/${charge.id.split("/").pop()}/confirm_recurring_application_charge`,
+          userErrors: [],
+        },
+      };
+    }
+    case "appSubscriptionCancel": {
+      const charge = (charges[shop] ?? []).find((c) => c.id === variables.id)!;
+      charge.status = "CANCELLED";
+      return { appSubscriptionCancel: { appSubscription: chargeNode(charge), userErrors: [] } };
+    }
+    default:
+      throw new Error(`the fake Admin API does not know ${operation}`);
+  }
+}
+
+// The library captures `fetch` when it is first imported: the spy must be in place before. Only this test's own
+// server (127.0.0.1) is reached for real.
+const realFetch = globalThis.fetch.bind(globalThis);
+const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (url.hostname === "127.0.0.1") return realFetch(input, init);
+  const shop = url.hostname;
+  const token = new Headers(init?.headers).get("X-Shopify-Access-Token");
+  if (!/^\/admin\/api\/[\w-]+\/graphql\.json$/.test(url.pathname) || token !== `token-${shop}`) {
+    return new Response(JSON.stringify({ errors: "[API] Invalid API key or access token" }), { status: 401 });
+  }
+  const body = JSON.parse(String(init?.body));
+  return new Response(JSON.stringify({ data: answer(shop, body.query, body.variables ?? {}) }), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
+});
+
+const { db } = await import("~/db.server");
+const { sessionStorage } = await import("~/auth/session.server");
+const { apiVersion, shopify } = await import("~/shopify.server");
+const { issueConnectToken } = await import("~/domain/shop-connect.server");
+const { buildModelMetafield } = await import("~/lib/shopify-model-metafield");
+const home = await import("~/routes/app._index");
+const productsPage = await import("~/routes/app.products._index");
+const productPage = await import("~/routes/app.products.$id");
+const bulkPage = await import("~/routes/app.bulk");
+const plansPage = await import("~/routes/app.plans");
+const connectPage = await import("~/routes/auth_.connect.shopify");
+const siteDashboard = await import("~/routes/shopify.dashboard");
+const productsDelete = await import("~/routes/webhooks.products.delete");
+const subscriptionsUpdate = await import("~/routes/webhooks.app_subscriptions.update");
+const appUninstalled = await import("~/routes/webhooks.app.uninstalled");
+
+// ── Helpers ───────────────────────────────────────────────────────────────────────────────────────────
+const DESKTOP_UA =
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+const domain = (name: string) => `${name}.myshopify.com`;
+const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} });
+
+/** What a loader/action returned (a Response's JSON body and status), or the Response it threw. */
+async function run(promise: Promise<unknown>): Promise<{ status: number; body: any; thrown: boolean; headers: Headers }> {
+  try {
+    const value = await promise;
+    if (value instanceof Response) return { status: value.status, body: await value.json().catch(() => null), thrown: false, headers: value.headers };
+    return { status: 200, body: value, thrown: false, headers: new Headers() };
+  } catch (error) {
+    if (error instanceof Response) return { status: error.status, body: null, thrown: true, headers: error.headers };
+    throw error;
+  }
+}
+
+async function adminRequest(name: string, path: string, form?: Record<string, string>) {
+  const { token } = await getJwt(name, API_KEY, API_SECRET);
+  return new Request(`${APP_URL}${path}`, {
+    method: form ? "POST" : "GET",
+    headers: { Authorization: `Bearer ${token}`, "User-Agent": DESKTOP_UA, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+    body: form ? new URLSearchParams(form) : undefined,
+  });
+}
+
+let seq = 0;
+async function createUser() {
+  seq += 1;
+  return db().user.create({ data: { firebaseUid: `shopify-admin-${seq}`, email: `merchant-${seq}@example.com` } });
+}
+
+async function createModel(ownerId: string, overrides: Record<string, unknown> = {}) {
+  seq += 1;
+  const item = await db().item.create({
+    data: { ownerId, name: `Model ${seq}`, modelType: "glb", uploadType: "model", status: "ready", visibility: "public", ...overrides },
+  });
+  return db().item.update({ where: { id: item.id }, data: { thumbnailKey: `items/${item.id}/thumbnail/t${seq}.png` } });
+}
+
+/** An installed shop (offline session with its own token, Shop row), connected to a new account unless told not. */
+async function installShop(name: string, { connected = true } = {}) {
+  const session = setUpValidSession({ shop: domain(name), expires: undefined });
+  session.accessToken = `token-${domain(name)}`;
+  session.scope = "read_products,write_products";
+  await shopify().sessionStorage.storeSession(session);
+  const user = connected ? await createUser() : null;
+  const shop = await db().shop.create({ data: { shopDomain: domain(name), userId: user?.id ?? null } });
+  return { shop, user };
+}
+
+const callsOf = (operation: string, shop?: string) => adminCalls.filter((c) => c.operation === operation && (!shop || c.shop === domain(shop)));
+const linksOf = (name: string) =>
+  db().productModelLink.findMany({ where: { shop: { shopDomain: domain(name) } }, orderBy: [{ productGid: "asc" }, { variantGid: "asc" }] });
+
+const CHAIR: FakeProduct = { id: 101, title: "Oak chair", handle: "oak-chair", variants: [{ id: 1011, title: "Oak" }, { id: 1012, title: "Walnut" }] };
+const LAMP: FakeProduct = { id: 102, title: "Brass lamp", handle: "brass-lamp", variants: [{ id: 1021, title: "Default Title" }] };
+const SOFA: FakeProduct = { id: 201, title: "Shop B sofa", handle: "sofa", variants: [{ id: 2011, title: "Default Title" }] };
+
+beforeEach(async () => {
+  fetchSpy.mockClear();
+  adminCalls.length = 0;
+  refuseMetafieldFor.clear();
+  for (const key of Object.keys(charges)) delete charges[key];
+  const fillers = Array.from({ length: 22 }, (_, i) => ({ id: 300 + i, title: `Zz filler ${String(i).padStart(2, "0")}`, handle: `filler-${i}`, variants: [{ id: 3000 + i, title: "Default Title" }] }));
+  catalogs[domain("shop-a")] = [LAMP, CHAIR, ...fillers];
+  catalogs[domain("shop-b")] = [SOFA];
+  await db().webhookEvent.deleteMany({});
+  await db().productModelLink.deleteMany({});
+  await db().shop.deleteMany({});
+  await db().shopifySession.deleteMany({});
+});
+
+// ── Products and links ────────────────────────────────────────────────────────────────────────────────
+describe("products and links in the embedded admin", () => {
+  it("lists the store's products with their variants, searchable and paginated, with this shop's token", async () => {
+    const { user } = await installShop("shop-a");
+    const model = await createModel(user!.id);
+    await db().productModelLink.create({ data: { shopId: (await db().shop.findFirstOrThrow()).id, productGid: "gid://shopify/Product/101", itemId: model.id } });
+
+    const first = await run(productsPage.loader(args(await adminRequest("shop-a", "/app/products"))));
+    expect(first.body.products).toHaveLength(20);
+    expect(first.body.pageInfo.hasNextPage).toBe(true);
+    const chair = first.body.products.find((p: { id: string }) => p.id === "101");
+    expect(chair).toMatchObject({ title: "Oak chair", handle: "oak-chair", variantCount: 2, wholeProductModel: model.name, variantModels: 0 });
+
+    const second = await run(productsPage.loader(args(await adminRequest("shop-a", `/app/products?after=${encodeURIComponent(first.body.pageInfo.endCursor)}`))));
+    expect(second.body.products).toHaveLength(4);
+    expect(second.body.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+
+    const search = await run(productsPage.loader(args(await adminRequest("shop-a", "/app/products?q=chair%22%3A"))));
+    expect(search.body.products.map((p: { title: string }) => p.title)).toEqual(["Oak chair"]);
+    expect(callsOf("ScanroomProducts").map((c) => c.variables.query ?? null)).toEqual([null, null, "chair"]);
+  });
+
+  it("attaches a model to the product and to one variant: each writes the link and the $app metafield", async () => {
+    const { user } = await installShop("shop-a");
+    const chairModel = await createModel(user!.id);
+    const walnutModel = await createModel(user!.id);
+
+    const whole = await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid: "", itemId: chairModel.id }), { id: "101" })));
+    expect(whole).toMatchObject({ status: 200, body: { ok: true } });
+    const walnut = await run(
+      productPage.action(
+        args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid: "gid://shopify/ProductVariant/1012", itemId: walnutModel.id }), { id: "101" }),
+      ),
+    );
+    expect(walnut.status).toBe(200);
+
+    expect((await linksOf("shop-a")).map((l) => [l.productGid, l.variantGid, l.itemId])).toEqual([
+      ["gid://shopify/Product/101", "", chairModel.id],
+      ["gid://shopify/Product/101", "gid://shopify/ProductVariant/1012", walnutModel.id],
+    ]);
+    const writes = callsOf("ScanroomSetModel", "shop-a");
+    expect(writes).toHaveLength(2);
+    const input = writes[1].variables.metafields[0];
+    expect(input).toMatchObject({ ownerId: "gid://shopify/Product/101", namespace: "$app:scanroom", key: "model", type: "json" });
+    expect(JSON.parse(input.value)).toEqual(
+      buildModelMetafield(
+        [
+          { variantGid: "", item: chairModel },
+          { variantGid: "gid://shopify/ProductVariant/1012", item: walnutModel },
+        ],
+        APP_URL,
+      ),
+    );
+    expect(JSON.parse(input.value).variants["1012"].poster).toBe(`${APP_URL}/v1/item/${walnutModel.id}/thumbnail?v=${walnutModel.thumbnailKey!.split("/").pop()}`);
+
+    const page = await run(productPage.loader(args(await adminRequest("shop-a", "/app/products/101"), { id: "101" })));
+    expect(page.body.rows.map((r: { title: string; model: { id: string } | null }) => [r.title, r.model?.id ?? null])).toEqual([
+      ["Whole product (every variant without its own model)", chairModel.id],
+      ["Oak", null],
+      ["Walnut", walnutModel.id],
+    ]);
+  });
+
+  it("detaches: the metafield is rewritten, and deleted with the product's last link", async () => {
+    const { user } = await installShop("shop-a");
+    const [a, b] = [await createModel(user!.id), await createModel(user!.id)];
+    for (const [variantGid, itemId] of [["", a.id], ["gid://shopify/ProductVariant/1011", b.id]]) {
+      await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid, itemId }), { id: "101" })));
+    }
+    adminCalls.length = 0;
+
+    expect((await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "detach", variantGid: "" }), { id: "101" })))).status).toBe(200);
+    expect(JSON.parse(callsOf("ScanroomSetModel")[0].variables.metafields[0].value)).toMatchObject({ product: null, variants: { "1011": { id: b.id } } });
+    expect((await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "detach", variantGid: "gid://shopify/ProductVariant/1011" }), { id: "101" })))).status).toBe(200);
+    expect(callsOf("ScanroomDeleteModel")[0].variables.metafields).toEqual([{ ownerId: "gid://shopify/Product/101", namespace: "$app:scanroom", key: "model" }]);
+    expect(await linksOf("shop-a")).toEqual([]);
+    // Nothing left to detach: 404.
+    expect((await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "detach", variantGid: "" }), { id: "101" })))).status).toBe(404);
+  });
+
+  it("refuses models the storefront cannot show or that are not the account's (404), writing nothing", async () => {
+    const { user } = await installShop("shop-a");
+    const stranger = await createUser();
+    const refused = [
+      await createModel(user!.id, { visibility: "private" }),
+      await createModel(user!.id, { status: "processing" }),
+      await createModel(stranger.id),
+    ];
+    for (const item of refused) {
+      const result = await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid: "", itemId: item.id }), { id: "101" })));
+      expect(result).toMatchObject({ status: 404, body: { ok: false, error: "Model not found." } });
+    }
+    // A variant of another product is not this product's.
+    const mine = await createModel(user!.id);
+    const wrongVariant = await run(
+      productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid: "gid://shopify/ProductVariant/1021", itemId: mine.id }), { id: "101" })),
+    );
+    expect(wrongVariant.status).toBe(404);
+    expect(await linksOf("shop-a")).toEqual([]);
+    expect(callsOf("ScanroomSetModel")).toEqual([]);
+  });
+
+  it("shop A can never read or change shop B's links (404)", async () => {
+    const a = await installShop("shop-a");
+    const b = await installShop("shop-b");
+    const bModel = await createModel(b.user!.id);
+    const aModel = await createModel(a.user!.id);
+    await run(productPage.action(args(await adminRequest("shop-b", "/app/products/201", { intent: "attach", variantGid: "", itemId: bModel.id }), { id: "201" })));
+    const before = await linksOf("shop-b");
+    expect(before).toHaveLength(1);
+    adminCalls.length = 0;
+
+    expect((await run(productPage.loader(args(await adminRequest("shop-a", "/app/products/201"), { id: "201" })))).status).toBe(404);
+    const forms: Array<Record<string, string>> = [
+      { intent: "attach", variantGid: "", itemId: aModel.id },
+      { intent: "attach", variantGid: "", itemId: bModel.id },
+      { intent: "detach", variantGid: "" },
+    ];
+    for (const form of forms) {
+      const result = await run(productPage.action(args(await adminRequest("shop-a", "/app/products/201", form), { id: "201" })));
+      expect(result.status, JSON.stringify(form)).toBe(404);
+    }
+    expect(await linksOf("shop-b")).toEqual(before);
+    expect(await linksOf("shop-a")).toEqual([]);
+    // Every Admin API call went to shop A with shop A's token; none wrote a metafield.
+    expect(new Set(adminCalls.map((c) => c.shop))).toEqual(new Set([domain("shop-a")]));
+    expect(callsOf("ScanroomSetModel")).toEqual([]);
+  });
+
+  it("needs a connected account, and keeps to the plan's link quota (free: 3)", async () => {
+    await installShop("shop-c", { connected: false });
+    const owner = await createUser();
+    const model = await createModel(owner.id);
+    const unconnected = await run(productPage.action(args(await adminRequest("shop-c", "/app/products/101", { intent: "attach", variantGid: "", itemId: model.id }), { id: "101" })));
+    expect(unconnected).toMatchObject({ status: 403, body: { error: "Connect this store to a Scanroom account first." } });
+
+    const { user } = await installShop("shop-a");
+    const item = await createModel(user!.id);
+    const targets = [["101", ""], ["101", "gid://shopify/ProductVariant/1011"], ["102", ""], ["101", "gid://shopify/ProductVariant/1012"]];
+    const statuses = [];
+    for (const [id, variantGid] of targets) {
+      statuses.push((await run(productPage.action(args(await adminRequest("shop-a", `/app/products/${id}`, { intent: "attach", variantGid, itemId: item.id }), { id })))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 402]);
+    // Replacing the model on an existing link is not a new link.
+    const other = await createModel(user!.id);
+    expect((await run(productPage.action(args(await adminRequest("shop-a", "/app/products/102", { intent: "attach", variantGid: "", itemId: other.id }), { id: "102" })))).status).toBe(200);
+    expect(await linksOf("shop-a")).toHaveLength(3);
+  });
+
+  it("keeps no link when Shopify refuses the metafield write", async () => {
+    const { user } = await installShop("shop-a");
+    const model = await createModel(user!.id);
+    refuseMetafieldFor.add("gid://shopify/Product/101");
+    await expect(
+      productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid: "", itemId: model.id }), { id: "101" })),
+    ).rejects.toThrow("Shopify refused the metafield write: Value is invalid JSON.");
+    expect(await linksOf("shop-a")).toEqual([]);
+  });
+
+  it("bulk-attaches from a CSV by product handle, reporting each line it could not attach", async () => {
+    const { user } = await installShop("shop-a");
+    const [chairModel, lampModel] = [await createModel(user!.id), await createModel(user!.id)];
+    const csv = [
+      "handle,model_id,variant_id",
+      `oak-chair,${chairModel.id}`,
+      `brass-lamp,${lampModel.id},1021`,
+      `no-such-product,${lampModel.id}`,
+      `oak-chair,not-a-model`,
+      `sofa,${chairModel.id}`, // shop B's product: not found in this store
+    ].join("\n");
+    const result = await run(bulkPage.action(args(await adminRequest("shop-a", "/app/bulk", { csv }))));
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      error: null,
+      attached: 2,
+      failures: [
+        { line: 5, handle: "", message: '"not-a-model" is not a model id.' },
+        { line: 4, handle: "no-such-product", message: "No product with this handle." },
+        { line: 6, handle: "sofa", message: "No product with this handle." },
+      ],
+    });
+    expect((await linksOf("shop-a")).map((l) => [l.productGid, l.variantGid, l.itemId])).toEqual([
+      ["gid://shopify/Product/101", "", chairModel.id],
+      ["gid://shopify/Product/102", "gid://shopify/ProductVariant/1021", lampModel.id],
+    ]);
+    // One lookup for all handles, then one metafield write per attached product.
+    expect(callsOf("ScanroomProducts")).toHaveLength(1);
+    expect(callsOf("ScanroomProducts")[0].variables.query).toBe("handle:oak-chair OR handle:brass-lamp OR handle:no-such-product OR handle:sofa");
+    expect(callsOf("ScanroomSetModel").map((c) => c.variables.metafields[0].ownerId)).toEqual(["gid://shopify/Product/101", "gid://shopify/Product/102"]);
+  });
+});
+
+describe("the embedded admin pages in a browser-like document load", () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("renders every page (Polaris, server-side) for the shop of the session token", async () => {
+    const { user } = await installShop("shop-a");
+    const model = await createModel(user!.id);
+    await db().productModelLink.create({ data: { shopId: (await db().shop.findFirstOrThrow()).id, productGid: "gid://shopify/Product/101", itemId: model.id } });
+    const { token } = await getJwt("shop-a", API_KEY, API_SECRET);
+    const pages: Array<[string, string[]]> = [
+      ["/app", ["Plan and usage", "Free", "Product links: 1 of 3"]],
+      ["/app/products", ["Oak chair", `3D: ${model.name}`, "Brass lamp"]],
+      ["/app/products/101", ["Whole product (every variant without its own model)", "Walnut", "Detach", "Attach a model"]],
+      ["/app/bulk", ["handle,model_id,variant_id", model.id]],
+      ["/app/plans", ["Starter", "$29 / month", "500 product links"]],
+    ];
+    for (const [pathName, texts] of pages) {
+      const url = new URL(`${server.url}${pathName}`);
+      url.searchParams.set("embedded", "1");
+      url.searchParams.set("shop", domain("shop-a"));
+      url.searchParams.set("host", Buffer.from("admin.shopify.com/store/shop-a").toString("base64"));
+      url.searchParams.set("id_token", token);
+      const response = await fetch(url, { headers: { "User-Agent": DESKTOP_UA } });
+      const html = (await response.text()).replace(/<!-- -->/g, ""); // React's markers between text parts
+      expect(response.status, pathName).toBe(200);
+      expect(response.headers.get("Content-Security-Policy"), pathName).toContain("https://shop-a.myshopify.com");
+      for (const text of texts) expect(html, `${pathName} shows ${text}`).toContain(text.replace(/&/g, "&amp;"));
+    }
+  });
+});
+
+// ── Connecting a store to an account ────────────────────────────────────────────────────────────────
+async function signedInCookie(userId: string) {
+  const session = await sessionStorage().getSession();
+  session.set("userId", userId);
+  return (await sessionStorage().commitSession(session)).split(";")[0];
+}
+
+function confirm(token: string, shop: string, cookie: string) {
+  return run(
+    connectPage.action(
+      args(
+        new Request(`${APP_URL}/auth/connect/shopify?token=${encodeURIComponent(token)}`, {
+          method: "POST",
+          headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ token, shop }),
+        }),
+      ),
+    ),
+  );
+}
+
+describe("connecting a store to a Scanroom account", () => {
+  it("the admin issues a link; the merchant signs in on the site and confirms; the store is connected once", async () => {
+    await installShop("shop-a", { connected: false });
+    const homeData = await run(home.loader(args(await adminRequest("shop-a", "/app"))));
+    expect(homeData.body).toMatchObject({ connected: false, account: null });
+    const link = new URL(homeData.body.connectUrl);
+    expect(`${link.origin}${link.pathname}`).toBe(`${APP_URL}/auth/connect/shopify`);
+    const token = link.searchParams.get("token")!;
+
+    // Signed out: the page names the store and sends the merchant to sign in, with the way back.
+    const signedOut = await run(connectPage.loader(args(new Request(link))));
+    expect(signedOut.body).toMatchObject({ state: "ready", shopDomain: domain("shop-a"), user: null });
+    expect(signedOut.body.signInUrl).toBe(`/auth?redirect=${encodeURIComponent(link.pathname + link.search)}`);
+
+    const merchant = await createUser();
+    const cookie = await signedInCookie(merchant.id);
+    const signedIn = await run(connectPage.loader(args(new Request(link, { headers: { Cookie: cookie } }))));
+    expect(signedIn.body).toMatchObject({ state: "ready", user: { label: merchant.email }, alreadyYours: false });
+
+    const done = await confirm(token, domain("shop-a"), cookie);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe(`/shopify/dashboard?connected=${encodeURIComponent(domain("shop-a"))}`);
+    expect((await db().shop.findUniqueOrThrow({ where: { shopDomain: domain("shop-a") } })).userId).toBe(merchant.id);
+
+    // Replayed: refused, even by the same merchant.
+    const replay = await confirm(token, domain("shop-a"), cookie);
+    expect(replay).toMatchObject({ status: 409, body: { error: expect.stringContaining("already used") } });
+
+    // The site's dashboard shows the store; the admin home shows the account.
+    const dashboard = await run(siteDashboard.loader(args(new Request(`${APP_URL}/shopify/dashboard`, { headers: { Cookie: cookie } }))));
+    expect(dashboard.body.shops).toEqual([expect.objectContaining({ shopDomain: domain("shop-a"), installed: true, links: [] })]);
+    expect(dashboard.body.account.plan.type).toBe("free");
+    const afterHome = await run(home.loader(args(await adminRequest("shop-a", "/app"))));
+    expect(afterHome.body).toMatchObject({ connected: true, account: { label: merchant.email, usage: { linksUsed: 0, linkQuota: 3 } } });
+    const signedOutDashboard = await run(siteDashboard.loader(args(new Request(`${APP_URL}/shopify/dashboard`))));
+    expect(signedOutDashboard.body).toEqual({ user: null, signInUrl: "/auth?redirect=%2Fshopify%2Fdashboard" });
+  });
+
+  it("refuses an expired token, a token for another store, and a forged one; a signed-out POST goes to sign-in", async () => {
+    await installShop("shop-a", { connected: false });
+    await installShop("shop-b", { connected: false });
+    const merchant = await createUser();
+    const cookie = await signedInCookie(merchant.id);
+
+    const expired = issueConnectToken({ shopDomain: domain("shop-a"), now: Date.now() - 16 * 60 * 1000 });
+    expect(await confirm(expired, domain("shop-a"), cookie)).toMatchObject({ status: 403, body: { error: expect.stringContaining("expired") } });
+    const page = await run(connectPage.loader(args(new Request(`${APP_URL}/auth/connect/shopify?token=${expired}`))));
+    expect(page).toMatchObject({ status: 403, body: { state: "refused" } });
+
+    const forA = issueConnectToken({ shopDomain: domain("shop-a") });
+    expect(await confirm(forA, domain("shop-b"), cookie)).toMatchObject({ status: 403, body: { error: "This connect link was issued for another store." } });
+
+    const [payload] = forA.split(".");
+    const forged = `${Buffer.from(Buffer.from(payload, "base64url").toString().replace("shop-a", "shop-b")).toString("base64url")}.${forA.split(".")[1]}`;
+    expect(await confirm(forged, domain("shop-b"), cookie)).toMatchObject({ status: 403, body: { error: expect.stringContaining("not valid") } });
+
+    const signedOut = await confirm(forA, domain("shop-a"), "");
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("Location")).toMatch(/^\/auth\?redirect=/);
+
+    expect((await db().shop.findMany({ where: { userId: { not: null } } })).length).toBe(0);
+    // The refusals did not burn the valid token: it still connects shop A.
+    expect((await confirm(forA, domain("shop-a"), cookie)).status).toBe(302);
+  });
+});
+
+// ── Billing ─────────────────────────────────────────────────────────────────────────────────────────
+describe("plans through Shopify's Billing API", () => {
+  it("choosing a plan asks Shopify for the charge; once approved, the account is on that plan (idempotently)", async () => {
+    const { user } = await installShop("shop-a");
+    const chosen = await run(plansPage.action(args(await adminRequest("shop-a", "/app/plans", { intent: "subscribe", planType: "growth" }))));
+    // A fetch from the embedded admin: App Bridge reads this header and sends the top window to Shopify.
+    expect(chosen).toMatchObject({ thrown: true, status: 401 });
+    expect(chosen.headers.get("X-Shopify-API-Request-Failure-Reauthorize-Url")).toMatch(/^https:\/\/shop-a\.myshopify\.com\/admin\/charges\/\d+\/confirm_recurring_application_charge$/);
+    const [create] = callsOf("AppSubscriptionCreate");
+    expect(create.variables).toMatchObject({
+      name: "Scanroom Growth",
+      test: true,
+      returnUrl: `https://admin.shopify.com/store/shop-a/apps/${API_KEY}/app/plans`,
+      lineItems: [{ plan: { appRecurringPricingDetails: { interval: "EVERY_30_DAYS", price: { amount: 29, currencyCode: "USD" } } } }],
+    });
+    expect((await db().subscription.findUnique({ where: { userId: user!.id } }))?.provider ?? "none").toBe("none");
+
+    // The merchant approves; Shopify returns them to the plans page.
+    const charge = charges[domain("shop-a")][0];
+    Object.assign(charge, { status: "ACTIVE", currentPeriodEnd: new Date(Date.now() + 30 * 86400_000).toISOString() });
+    const page = await run(plansPage.loader(args(await adminRequest("shop-a", "/app/plans"))));
+    expect(page.body).toMatchObject({ paid: "growth", currentPlan: { type: "growth", provider: "shopify" } });
+    const subscription = await db().subscription.findUniqueOrThrow({ where: { userId: user!.id }, include: { plan: true } });
+    expect(subscription).toMatchObject({ provider: "shopify", externalId: charge.id, status: "active", plan: { planType: "growth" } });
+    expect(subscription.currentPeriodEnd.toISOString()).toBe(charge.currentPeriodEnd);
+
+    // Seen again (page reload, a second tab): nothing changes.
+    await run(plansPage.loader(args(await adminRequest("shop-a", "/app/plans"))));
+    expect((await db().subscription.findUniqueOrThrow({ where: { userId: user!.id } })).updatedAt).toEqual(subscription.updatedAt);
+    const homeData = await run(home.loader(args(await adminRequest("shop-a", "/app"))));
+    expect(homeData.body.account.usage.linkQuota).toBe(100);
+  });
+
+  it("a cancelled charge (webhook, twice) and an uninstall put the account back on the free plan", async () => {
+    const { user } = await installShop("shop-a");
+    charges[domain("shop-a")] = [{ id: "gid://shopify/AppSubscription/77", name: "Scanroom Pro", status: "ACTIVE", test: true, currentPeriodEnd: null }];
+    await run(plansPage.loader(args(await adminRequest("shop-a", "/app/plans"))));
+    expect((await db().subscription.findUniqueOrThrow({ where: { userId: user!.id }, include: { plan: true } })).plan.planType).toBe("pro");
+
+    const cancelled = { app_subscription: { admin_graphql_api_id: "gid://shopify/AppSubscription/77", name: "Scanroom Pro", status: "CANCELLED" } };
+    for (let i = 0; i < 2; i++) {
+      const outcome = await run(subscriptionsUpdate.action(args(webhook("app_subscriptions/update", "shop-a", cancelled, { eventId: "evt-cancel" }))));
+      expect(outcome.status).toBe(200);
+    }
+    const afterCancel = await db().subscription.findUniqueOrThrow({ where: { userId: user!.id }, include: { plan: true } });
+    expect(afterCancel).toMatchObject({ provider: "none", externalId: null, plan: { planType: "free" } });
+    expect(await db().webhookEvent.count({ where: { topic: "APP_SUBSCRIPTIONS_UPDATE" } })).toBe(1);
+
+    // Active again through the webhook, then the app is uninstalled: billing stops with it.
+    const active = { app_subscription: { ...cancelled.app_subscription, admin_graphql_api_id: "gid://shopify/AppSubscription/78", status: "ACTIVE" } };
+    await run(subscriptionsUpdate.action(args(webhook("app_subscriptions/update", "shop-a", active))));
+    expect((await db().subscription.findUniqueOrThrow({ where: { userId: user!.id }, include: { plan: true } })).plan.planType).toBe("pro");
+    await run(appUninstalled.action(args(webhook("app/uninstalled", "shop-a", { id: 1, domain: domain("shop-a") }))));
+    expect((await db().subscription.findUniqueOrThrow({ where: { userId: user!.id }, include: { plan: true } })).plan.planType).toBe("free");
+  });
+});
+
+// ── Webhooks ────────────────────────────────────────────────────────────────────────────────────────
+let delivery = 0;
+function webhook(topic: string, name: string, payload: unknown, { secret = API_SECRET, eventId }: { secret?: string; eventId?: string } = {}) {
+  delivery += 1;
+  const body = JSON.stringify(payload);
+  return new Request(`${APP_URL}/webhooks/${topic}`, {
+    method: "POST",
+    body,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Shopify-Hmac-Sha256": getHmac(body, secret),
+      "X-Shopify-Topic": topic,
+      "X-Shopify-Shop-Domain": domain(name),
+      "X-Shopify-API-Version": apiVersion,
+      "X-Shopify-Webhook-Id": `webhook-${delivery}`,
+      "X-Shopify-Event-Id": eventId ?? `event-${delivery}`,
+      "X-Shopify-Triggered-At": new Date().toISOString(),
+    },
+  });
+}
+
+describe("webhooks", () => {
+  it("products/delete removes that product's links in that store only; the same event twice has one effect", async () => {
+    const a = await installShop("shop-a");
+    const b = await installShop("shop-b");
+    const model = await createModel(a.user!.id);
+    const bModel = await createModel(b.user!.id);
+    await db().productModelLink.createMany({
+      data: [
+        { shopId: a.shop.id, productGid: "gid://shopify/Product/8123456789012345", itemId: model.id },
+        { shopId: a.shop.id, productGid: "gid://shopify/Product/8123456789012345", variantGid: "gid://shopify/ProductVariant/5", itemId: model.id },
+        { shopId: a.shop.id, productGid: "gid://shopify/Product/102", itemId: model.id },
+        { shopId: b.shop.id, productGid: "gid://shopify/Product/8123456789012345", itemId: bModel.id },
+      ],
+    });
+    // An id above 2^53, as a raw body: read exactly, not rounded by JSON.parse.
+    const body = '{"id":8123456789012345}';
+    for (let i = 0; i < 2; i++) {
+      const request = webhook("products/delete", "shop-a", {}, { eventId: "evt-delete" });
+      const signed = new Request(request.url, { method: "POST", body, headers: { ...Object.fromEntries(request.headers), "x-shopify-hmac-sha256": getHmac(body, API_SECRET) } });
+      expect((await run(productsDelete.action(args(signed)))).status).toBe(200);
+    }
+    expect((await linksOf("shop-a")).map((l) => l.productGid)).toEqual(["gid://shopify/Product/102"]);
+    expect(await linksOf("shop-b")).toHaveLength(1);
+    expect(await db().webhookEvent.count({ where: { topic: "PRODUCTS_DELETE" } })).toBe(1);
+  });
+
+  it("answers 401 to a bad HMAC and changes nothing", async () => {
+    const a = await installShop("shop-a");
+    const model = await createModel(a.user!.id);
+    await db().productModelLink.create({ data: { shopId: a.shop.id, productGid: "gid://shopify/Product/101", itemId: model.id } });
+    const forged = [
+      () => productsDelete.action(args(webhook("products/delete", "shop-a", { id: 101 }, { secret: "forged" }))),
+      () =>
+        subscriptionsUpdate.action(
+          args(webhook("app_subscriptions/update", "shop-a", { app_subscription: { admin_graphql_api_id: "gid://shopify/AppSubscription/1", name: "Scanroom Pro", status: "ACTIVE" } }, { secret: "forged" })),
+        ),
+    ];
+    for (const deliver of forged) expect(await run(deliver())).toMatchObject({ thrown: true, status: 401 });
+    expect(await linksOf("shop-a")).toHaveLength(1);
+    expect(await db().webhookEvent.count()).toBe(0);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});
