@@ -38,6 +38,8 @@ export default defineConfig({
     url: `http://localhost:${PORT}/v1/categories`,
     timeout: 180_000,
     reuseExistingServer: false,
+    // SIGTERM lets tests/e2e/server.ts stop its Auth emulator and drop its database.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     stdout: "pipe",
     stderr: "pipe",
   },

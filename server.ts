@@ -6,6 +6,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { legacyHostRedirect, parseLegacyHosts } from "./app/lib/legacy";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -22,6 +23,21 @@ function closeUnreadRequests(req: express.Request, res: express.Response, next: 
   next();
 }
 
+/** Requests on an old host (LEGACY_HOSTS) go to APP_URL's host with the same path and query (SPEC §2). */
+function redirectLegacyHosts() {
+  const legacyHosts = parseLegacyHosts(process.env.LEGACY_HOSTS);
+  const appUrl = process.env.APP_URL ?? "http://localhost:3000";
+  return (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    // Behind a proxy (trust proxy) the original host is in X-Forwarded-Host; the worst a forged one
+    // can do is send the client to our own APP_URL.
+    const forwarded = req.headers["x-forwarded-host"];
+    const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || req.headers.host;
+    const target = legacyHostRedirect({ host, originalUrl: req.originalUrl, legacyHosts, appUrl });
+    if (target) res.redirect(301, target);
+    else next();
+  };
+}
+
 const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
 
 export async function createServerApp({ buildPath = path.join(buildDir, "server/index.js") } = {}) {
@@ -30,6 +46,7 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   app.disable("x-powered-by");
   app.set("trust proxy", true);
   app.use(closeUnreadRequests);
+  app.use(redirectLegacyHosts());
   // Model bytes keep their Content-Length (the viewer's progress bar reads it): no compression.
   app.use(
     compression({

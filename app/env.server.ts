@@ -53,6 +53,13 @@ const baseSchema = z.object({
   TERMS_URL: z.string().url().default("https://scanroom.app/terms"),
   WEBSITE_URL: z.string().url().default("https://scanroom.app/"),
   LEGACY_HOSTS: z.string().default(""),
+  // reCAPTCHA for the contact form (optional): v3, falling back to the v2 checkbox when a v2 pair is set.
+  RECAPTCHA_SITE_KEY: optionalString,
+  RECAPTCHA_SECRET_KEY: optionalString,
+  RECAPTCHA_V2_SITE_KEY: optionalString,
+  RECAPTCHA_V2_SECRET_KEY: optionalString,
+  RECAPTCHA_VERIFY_URL: z.string().url().default("https://www.google.com/recaptcha/api/siteverify"),
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -19,6 +19,7 @@ import primeIcons from "primeicons/primeicons.css?url";
 import siteCss from "~/styles/site.css?url";
 import { AuthProvider, type SiteUser } from "~/auth/auth-provider";
 import { getPageUser } from "~/auth/require-user.server";
+import { AnnouncementBar } from "~/components/announcement-bar";
 import { BootSpinner } from "~/components/boot-spinner";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -70,7 +71,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
+        {/* Not on embeds: its sessionStorage access throws in cross-site iframes with third-party storage blocked. */}
+        {matches.some((m) => m.pathname.startsWith("/embed/")) ? null : <ScrollRestoration />}
         <Scripts />
       </body>
     </html>
@@ -92,6 +94,7 @@ function App() {
         <AuthProvider serverUser={user} firebaseConfig={env.firebase}>
           <UploadDialogProvider>
             <BootSpinner />
+            {layout ? <AnnouncementBar /> : null}
             {layout ? <SiteHeader env={env} /> : null}
             <main id="main" className={layout ? "site-main" : "bare-main"}>
               <Outlet />

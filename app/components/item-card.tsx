@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { pluralize } from "~/lib/format";
 
 export interface ItemCardData {
   id: string;
@@ -15,11 +16,11 @@ export interface ItemCardData {
 export function ItemCard({ item, children, showOwner = true }: { item: ItemCardData; children?: ReactNode; showOwner?: boolean }) {
   return (
     <article className="item-card" data-testid="item-card" data-item-id={item.id}>
-      <Link to={`/item/${item.id}`} className="item-card-thumb" aria-label={`Open ${item.name}`}>
+      <Link to={`/item/${item.id}`} className="item-card-thumb" tabIndex={-1} aria-hidden="true">
         {item.thumbnail_url ? (
           <img src={item.thumbnail_url} alt="" loading="lazy" />
         ) : (
-          <span className="item-card-placeholder" aria-hidden="true">
+          <span className="item-card-placeholder">
             <i className="pi pi-box" />
             <small>{item.model_type.toUpperCase()}</small>
           </span>
@@ -31,7 +32,8 @@ export function ItemCard({ item, children, showOwner = true }: { item: ItemCardD
         </h3>
         {showOwner ? (
           <p className="item-card-meta">
-            by <Link to={`/u/${item.owner.id}`}>{item.owner.display_name ?? "Anonymous"}</Link> · {item.view_count} views
+            by <Link to={`/u/${item.owner.id}`}>{item.owner.display_name ?? "Anonymous"}</Link> ·{" "}
+            <span data-testid="item-views">{pluralize(item.view_count, "view")}</span>
           </p>
         ) : null}
         {children}

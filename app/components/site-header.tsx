@@ -1,15 +1,18 @@
 import { Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { Menu } from "primereact/menu";
-import type { MenuItem } from "primereact/menuitem";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import type { PublicEnv } from "~/env.server";
 import { useMediaQuery } from "~/lib/use-media-query";
+import { NotificationsBell } from "./notifications-bell";
 import { useToast } from "./toast-provider";
 import { useUploadDialog } from "./upload-dialog-provider";
 
-/** SPEC §2: the menu collapses to a mobile menu at 1279px (the menu's own default would be 960px). */
+/**
+ * SPEC §2: the menu collapses to a mobile menu at 1279px (the menu's own default would be 960px).
+ * CSS hides one menu or the other at the same width (site.css), so the server-rendered page is right
+ * before hydration; this query closes the mobile menu when the breakpoint changes.
+ */
 export const MOBILE_MENU_QUERY = "(max-width: 1279px)";
 
 const MAIN_LINKS = [
@@ -19,10 +22,80 @@ const MAIN_LINKS = [
   { to: "/tutorial", label: "Tutorial" },
 ];
 
-/** Login's redirect: the current full path, or the existing redirect value when already on /auth. */
-export function loginRedirectTarget(pathname: string, search: string, existingRedirect: string | null): string {
-  if (pathname === "/auth") return existingRedirect ?? "/";
-  return pathname + search;
+/**
+ * Login's redirect: the current full path, or the existing redirect value when already on /auth
+ * (null there when it has none, so the link is plain /auth).
+ */
+export function loginRedirectTarget(pathname: string, search: string, existingRedirect: string | null, hash = ""): string | null {
+  if (pathname === "/auth") return existingRedirect;
+  return pathname + search + hash;
+}
+
+function MoreMenu({ env, idSuffix }: { env: PublicEnv; idSuffix: string }) {
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const rootRef = useRef<HTMLLIElement>(null);
+  const listId = `${useId()}-more-${idSuffix}`;
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  return (
+    <li className="site-more" ref={rootRef}>
+      <button
+        type="button"
+        className="site-nav-link site-more-button"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((v) => !v)}
+      >
+        More <i className={open ? "pi pi-angle-down" : "pi pi-angle-right"} aria-hidden="true" />
+      </button>
+      <ul id={listId} className="site-more-list" hidden={!open}>
+        <li>
+          <Link to="/contact" className="site-nav-link">
+            Contact Us
+          </Link>
+        </li>
+        <li>
+          <a href={env.shopifyListingUrl} target="_blank" rel="noopener noreferrer" className="site-nav-link">
+            Shopify App <i className="pi pi-external-link" aria-hidden="true" />
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </li>
+        <li>
+          <a href={env.websiteUrl} className="site-nav-link">
+            Website
+          </a>
+        </li>
+      </ul>
+    </li>
+  );
+}
+
+function MenuLinks({ env, idSuffix }: { env: PublicEnv; idSuffix: string }) {
+  return (
+    <ul className="site-nav-list">
+      {MAIN_LINKS.map((link) => (
+        <li key={link.to}>
+          <NavLink to={link.to} end={link.end} className="site-nav-link">
+            {link.label}
+          </NavLink>
+        </li>
+      ))}
+      <MoreMenu env={env} idSuffix={idSuffix} />
+    </ul>
+  );
 }
 
 export function SiteHeader({ env }: { env: PublicEnv }) {
@@ -34,18 +107,12 @@ export function SiteHeader({ env }: { env: PublicEnv }) {
   const { open: openUpload } = useUploadDialog();
   const isMobile = useMediaQuery(MOBILE_MENU_QUERY);
   const [mobileOpen, setMobileOpen] = useState(false);
-  const moreMenu = useRef<Menu>(null);
 
   // The mobile menu closes whenever the breakpoint changes or the page changes.
   useEffect(() => setMobileOpen(false), [isMobile, location.pathname]);
 
-  const moreItems: MenuItem[] = [
-    { label: "Contact Us", command: () => navigate("/contact") },
-    { label: "Shopify App", url: env.shopifyListingUrl, target: "_blank" },
-    { label: "Website", url: env.websiteUrl, target: "_blank" },
-  ];
-
-  const redirect = loginRedirectTarget(location.pathname, location.search, searchParams.get("redirect"));
+  const redirect = loginRedirectTarget(location.pathname, location.search, searchParams.get("redirect"), location.hash);
+  const loginHref = redirect ? `/auth?redirect=${encodeURIComponent(redirect)}` : "/auth";
 
   const logout = async () => {
     await signOut();
@@ -53,62 +120,30 @@ export function SiteHeader({ env }: { env: PublicEnv }) {
     navigate("/");
   };
 
-  const links = (
-    <ul className="site-nav-list">
-      {MAIN_LINKS.map((link) => (
-        <li key={link.to}>
-          <NavLink to={link.to} end={link.end} className="site-nav-link">
-            {link.label}
-          </NavLink>
-        </li>
-      ))}
-      <li>
-        <button
-          type="button"
-          className="site-nav-link site-nav-more"
-          aria-haspopup="menu"
-          onClick={(event) => moreMenu.current?.toggle(event)}
-        >
-          More <i className="pi pi-angle-down" aria-hidden="true" />
-        </button>
-        <Menu model={moreItems} popup ref={moreMenu} />
-      </li>
-    </ul>
-  );
-
   return (
     <header className="site-header">
       <Link to="/" className="site-logo" aria-label="Scanroom home">
         <img src="/favicon.svg" alt="" width={28} height={28} /> <span>Scanroom</span>
       </Link>
-      {isMobile ? (
-        <Button
-          icon={mobileOpen ? "pi pi-times" : "pi pi-bars"}
-          text
-          aria-label="Menu"
-          aria-expanded={mobileOpen}
-          data-testid="mobile-menu-toggle"
-          onClick={() => setMobileOpen((v) => !v)}
-        />
-      ) : (
-        <nav aria-label="Main" className="site-nav" data-testid="desktop-menu">
-          {links}
-        </nav>
-      )}
-      {isMobile && mobileOpen ? (
-        <nav aria-label="Main" className="site-nav-mobile" data-testid="mobile-menu">
-          {links}
-        </nav>
-      ) : null}
+      <nav aria-label="Main" className="site-nav" data-testid="desktop-menu">
+        <MenuLinks env={env} idSuffix="desktop" />
+      </nav>
+      <Button
+        className="site-menu-toggle"
+        icon={mobileOpen ? "pi pi-times" : "pi pi-bars"}
+        text
+        aria-label="Menu"
+        aria-expanded={mobileOpen}
+        data-testid="mobile-menu-toggle"
+        onClick={() => setMobileOpen((v) => !v)}
+      />
       <div className="site-header-actions">
-        <Link to="/dashboard#notifications" className="p-button p-button-text p-button-icon-only" aria-label="Notifications">
-          <i className="pi pi-bell" aria-hidden="true" />
-        </Link>
+        <NotificationsBell />
         {user ? (
           <>
             <Button label="New Model" icon="pi pi-plus" onClick={() => openUpload()} data-testid="new-model" />
             <Button label="Logout" text onClick={logout} />
-            <Link to="/settings" className="site-avatar" aria-label="Settings">
+            <Link to="/settings" className="site-avatar" aria-label="Settings" data-testid="settings-avatar">
               {user.avatarUrl ? (
                 <img src={user.avatarUrl} alt="" width={32} height={32} />
               ) : (
@@ -117,11 +152,16 @@ export function SiteHeader({ env }: { env: PublicEnv }) {
             </Link>
           </>
         ) : ready ? (
-          <Link to={`/auth?redirect=${encodeURIComponent(redirect)}`} className="p-button" data-testid="login-link">
+          <Link to={loginHref} className="p-button" data-testid="login-link">
             Login / Register
           </Link>
         ) : null}
       </div>
+      {mobileOpen ? (
+        <nav aria-label="Main (mobile)" className="site-nav-mobile" data-testid="mobile-menu">
+          <MenuLinks env={env} idSuffix="mobile" />
+        </nav>
+      ) : null}
     </header>
   );
 }

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   quota_exceeded: 402,
+  captcha_required: 400,
+  captcha_failed: 400,
   internal_error: 500,
 } as const;
 

@@ -16,7 +16,8 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     file_format: item.fileFormat,
     file_size: item.fileSize === null ? null : Number(item.fileSize),
     model_url: item.fileKey ? `/v1/item/${item.id}/file` : null,
-    thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail` : null,
+    // ?v= names the image version, so a new thumbnail is never hidden by a cached one.
+    thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail?v=${item.thumbnailKey.split("/").pop()}` : null,
     is_preview: item.isPreview,
     category_id: item.categoryId,
     view_count: item.viewCount,

@@ -1,43 +1,156 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
-import { getPageUser } from "~/auth/require-user.server";
+import { Form, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Button } from "primereact/button";
+import { useCallback, useEffect, useState } from "react";
+import { useAuth } from "~/auth/auth-provider";
 import { ItemCard } from "~/components/item-card";
 import { presentItem } from "~/domain/item-presenter";
 import { listItems } from "~/domain/items.server";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { resetClosedAnnouncements } from "~/lib/announcements-storage";
+import { usePagedItems } from "~/lib/use-paged-items";
 
 export const meta: MetaFunction = () => [
   { title: "Scanroom — turn videos and photos into 3D models" },
   { name: "description", content: "Explore 3D models and gaussian splats made with Scanroom." },
 ];
 
+const PAGE_SIZE = 24;
+const SORTS = [
+  { value: "newest", label: "Newest" },
+  { value: "most_viewed", label: "Most viewed" },
+] as const;
+
+/** The Explore filters from the URL; anything invalid falls back to "no filter". */
+function readFilters(url: URL) {
+  const raw = {
+    q: url.searchParams.get("q")?.trim() || undefined,
+    category: url.searchParams.get("category") || undefined,
+    sort: url.searchParams.get("sort") || undefined,
+    cursor: url.searchParams.get("cursor") || undefined,
+    limit: PAGE_SIZE,
+  };
+  const parsed = listItemsQuerySchema.safeParse(raw);
+  return parsed.success ? parsed.data : listItemsQuerySchema.parse({ limit: PAGE_SIZE });
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   // A Shopify install lands on / with ?shop=: send it to the embedded app (DESIGN §4).
   if (url.searchParams.get("shop")) throw redirect(`/app?${url.searchParams.toString()}`);
-  const user = await getPageUser(request);
-  const query = listItemsQuerySchema.parse({ limit: 24 });
+  const query = readFilters(url);
+  // Public items only, whoever asks: Explore never lists unlisted or private models.
   const page = await listItems({ viewerId: null, query });
-  return json({ items: page.items.map((item) => presentItem(item, user?.id ?? null)), nextCursor: page.next_cursor });
+  return json({
+    items: page.items.map((item) => presentItem(item, null)),
+    nextCursor: page.next_cursor,
+    filters: { q: query.q ?? "", category: query.category ?? "", sort: query.sort },
+  });
+}
+
+interface Category {
+  id: string;
+  slug: string;
+  name: string;
 }
 
 export default function Explore() {
-  const { items } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { filters } = data;
+  const { api } = useAuth();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [params] = useSearchParams();
+  const [categories, setCategories] = useState<Category[]>([]);
+  const [search, setSearch] = useState(filters.q);
+
+  // SPEC §2: visiting / clears closedAnnouncements and fires resetAnnouncements.
   useEffect(() => resetClosedAnnouncements(), []);
+  useEffect(() => setSearch(filters.q), [filters.q]);
+  useEffect(() => {
+    api<Category[]>("/categories").then(setCategories, () => setCategories([]));
+  }, [api]);
+
+  const pageUrl = useCallback(
+    (cursor: string) => {
+      const next = new URLSearchParams(params);
+      next.set("cursor", cursor);
+      return `/?index&${next.toString()}`;
+    },
+    [params],
+  );
+  const { items, hasMore, loading, loadMore, sentinel } = usePagedItems(data, pageUrl);
+  const busy = navigation.state === "loading" && navigation.location.pathname === "/";
+
+  const apply = (form: HTMLFormElement) => {
+    const formData = new FormData(form);
+    for (const [key, value] of [...formData.entries()]) if (value === "" || (key === "sort" && value === "newest")) formData.delete(key);
+    submit(formData, { method: "get", action: "/", replace: true, preventScrollReset: true });
+  };
+
   return (
-    <section className="page">
-      <h1>Explore</h1>
-      {items.length === 0 ? (
-        <p className="empty-state">No public models yet. Upload one and make it public to see it here.</p>
-      ) : (
-        <div className="item-grid">
-          {items.map((item) => (
-            <ItemCard key={item.id} item={item} />
-          ))}
+    <section className="page explore">
+      <div className="explore-head">
+        <h1>Explore</h1>
+        <p className="explore-lead">3D models and gaussian splats captured by the Scanroom community.</p>
+      </div>
+      <Form
+        method="get"
+        action="/"
+        role="search"
+        className="explore-filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply(event.currentTarget);
+        }}
+      >
+        <div className="explore-field explore-search">
+          <label htmlFor="explore-q">Search by name</label>
+          <span className="explore-search-box">
+            <input id="explore-q" name="q" type="search" className="p-inputtext" value={search} maxLength={200} placeholder="e.g. chair" onChange={(e) => setSearch(e.target.value)} />
+            <Button type="submit" icon="pi pi-search" aria-label="Search" />
+          </span>
         </div>
-      )}
+        <div className="explore-field">
+          <label htmlFor="explore-category">Category</label>
+          <select id="explore-category" name="category" className="p-inputtext" defaultValue={filters.category} key={`c-${filters.category}-${categories.length}`} onChange={(e) => apply(e.currentTarget.form!)}>
+            <option value="">All categories</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="explore-field">
+          <label htmlFor="explore-sort">Sort by</label>
+          <select id="explore-sort" name="sort" className="p-inputtext" defaultValue={filters.sort} key={`s-${filters.sort}`} onChange={(e) => apply(e.currentTarget.form!)}>
+            {SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </Form>
+      <div aria-live="polite" aria-busy={busy} className={busy ? "explore-results is-busy" : "explore-results"}>
+        {items.length === 0 ? (
+          <p className="empty-state">
+            {filters.q || filters.category ? "No public models match these filters." : "No public models yet. Upload one and make it public to see it here."}
+          </p>
+        ) : (
+          <div className="item-grid" data-testid="explore-grid">
+            {items.map((item) => (
+              <ItemCard key={item.id} item={item} />
+            ))}
+          </div>
+        )}
+      </div>
+      {hasMore ? (
+        <div className="explore-more" ref={sentinel}>
+          <Button label={loading ? "Loading…" : "Load more"} outlined onClick={loadMore} disabled={loading} data-testid="load-more" />
+        </div>
+      ) : null}
     </section>
   );
 }

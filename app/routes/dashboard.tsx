@@ -4,45 +4,71 @@ import { Button } from "primereact/button";
 import { confirmDialog, ConfirmDialog } from "primereact/confirmdialog";
 import { Dialog } from "primereact/dialog";
 import { InputText } from "primereact/inputtext";
-import { Tag } from "primereact/tag";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { requirePageUser } from "~/auth/require-user.server";
 import { useAuth } from "~/auth/auth-provider";
 import { ItemCard } from "~/components/item-card";
+import { ItemStatus } from "~/components/item-status";
+import { QuotaSummary } from "~/components/quota-summary";
 import { useToast } from "~/components/toast-provider";
+import { useUploadDialog } from "~/components/upload-dialog-provider";
 import { presentItem } from "~/domain/item-presenter";
 import { listItems } from "~/domain/items.server";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { formatBytes } from "~/lib/upload-rules";
+import { usePagedItems } from "~/lib/use-paged-items";
 
 export const meta: MetaFunction = () => [{ title: "My Dashboard — Scanroom" }];
 
+const PAGE_SIZE = 48;
+/** While a model is uploading or being scanned, the list refreshes itself this often. */
+const POLL_MS = 5000;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePageUser(request);
-  const page = await listItems({ viewerId: user.id, query: listItemsQuerySchema.parse({ owner: "me", limit: 100 }) });
-  return json({ items: page.items.map((item) => presentItem(item, user.id)) });
+  const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
+  const page = await listItems({ viewerId: user.id, query: listItemsQuerySchema.parse({ owner: "me", limit: PAGE_SIZE, cursor }) });
+  return json({ items: page.items.map((item) => presentItem(item, user.id)), nextCursor: page.next_cursor });
 }
 
-const STATUS_SEVERITY = { ready: "success", failed: "danger", processing: "info", queued: "info", uploading: "warning" } as const;
+const IN_PROGRESS = new Set(["uploading", "queued", "processing"]);
 
 export default function Dashboard() {
-  const { items } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
   const { api } = useAuth();
   const toast = useToast();
   const revalidator = useRevalidator();
+  const { open: openUpload } = useUploadDialog();
   const [params, setParams] = useSearchParams();
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+  const [quotaKey, setQuotaKey] = useState(0);
+  const pageUrl = useCallback((cursor: string) => `/dashboard?cursor=${encodeURIComponent(cursor)}`, []);
+  const { items, hasMore, loading, loadMore, sentinel } = usePagedItems(data, pageUrl);
 
-  // SPEC §2: ?refresh=true reloads the list after an upload.
+  // SPEC §2: ?refresh=true reloads the list (and the quotas) after an upload.
   useEffect(() => {
     if (params.get("refresh") === "true") {
       revalidator.revalidate();
-      setParams((p) => {
-        p.delete("refresh");
-        return p;
-      }, { replace: true });
+      setQuotaKey((k) => k + 1);
+      setParams(
+        (p) => {
+          p.delete("refresh");
+          return p;
+        },
+        { replace: true },
+      );
     }
   }, [params, revalidator, setParams]);
+
+  // Scans report their stage and progress as they go: keep the list fresh while any is under way.
+  const anyInProgress = items.some((item) => IN_PROGRESS.has(item.status));
+  useEffect(() => {
+    if (!anyInProgress) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [anyInProgress, revalidator]);
 
   const remove = (id: string, name: string) =>
     confirmDialog({
@@ -74,31 +100,49 @@ export default function Dashboard() {
   };
 
   return (
-    <section className="page">
+    <section className="page dashboard">
       <ConfirmDialog />
-      <h1>My Dashboard</h1>
-      {items.length === 0 ? (
-        <p className="empty-state">You have no models yet. Press New Model to upload a .glb, .ply or .ksplat file.</p>
-      ) : (
-        <div className="item-grid" data-testid="my-items">
-          {items.map((item) => (
-            <ItemCard key={item.id} item={item} showOwner={false}>
-              <p className="item-card-meta">
-                <Tag value={item.status} severity={STATUS_SEVERITY[item.status]} />{" "}
-                {item.file_size ? formatBytes(item.file_size) : null} · {item.visibility}
-              </p>
-              {item.status_detail ? <p className="item-card-detail">{item.status_detail}</p> : null}
-              <div className="item-card-actions">
-                <Link to={`/item/${item.id}`} className="p-button p-button-sm p-button-text">
-                  Open
-                </Link>
-                <Button size="small" text label="Rename" onClick={() => setRenaming({ id: item.id, name: item.name })} />
-                <Button size="small" text severity="danger" label="Delete" onClick={() => remove(item.id, item.name)} />
-              </div>
-            </ItemCard>
-          ))}
+      <div className="dashboard-head">
+        <h1>My Dashboard</h1>
+        <Button label="New Model" icon="pi pi-plus" outlined onClick={() => openUpload()} />
+      </div>
+      <div className="dashboard-layout">
+        <div className="dashboard-main">
+          {items.length === 0 ? (
+            <p className="empty-state">You have no models yet. Press New Model to upload a .glb, .ply or .ksplat file, a video or a photo set.</p>
+          ) : (
+            <div className="item-grid" data-testid="my-items">
+              {items.map((item) => (
+                <ItemCard key={item.id} item={item} showOwner={false}>
+                  <ItemStatus status={item.status} detail={item.status_detail} progress={item.progress} />
+                  <p className="item-card-meta">
+                    <span className={`visibility-badge visibility-${item.visibility}`}>{item.visibility}</span>
+                    {item.file_size ? ` · ${formatBytes(item.file_size)}` : null} · {item.view_count} views
+                  </p>
+                  <div className="item-card-actions">
+                    <Link to={`/item/${item.id}`} className="p-button p-button-sm p-button-text">
+                      Open
+                    </Link>
+                    <Link to={`/item/${item.id}/edit`} className="p-button p-button-sm p-button-text">
+                      Edit
+                    </Link>
+                    <Button size="small" text label="Rename" onClick={() => setRenaming({ id: item.id, name: item.name })} />
+                    <Button size="small" text severity="danger" label="Delete" onClick={() => remove(item.id, item.name)} />
+                  </div>
+                </ItemCard>
+              ))}
+            </div>
+          )}
+          {hasMore ? (
+            <div className="explore-more" ref={sentinel}>
+              <Button label={loading ? "Loading…" : "Load more"} outlined onClick={loadMore} disabled={loading} />
+            </div>
+          ) : null}
         </div>
-      )}
+        <aside className="dashboard-side">
+          <QuotaSummary refreshKey={quotaKey} />
+        </aside>
+      </div>
       <Dialog header="Rename model" visible={renaming !== null} onHide={() => setRenaming(null)} style={{ width: "28rem" }}>
         <form
           className="auth-form"

@@ -1,61 +1,171 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { Button } from "primereact/button";
+import { confirmDialog, ConfirmDialog } from "primereact/confirmdialog";
+import { useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { getPageUser } from "~/auth/require-user.server";
-import { ModelViewer } from "~/components/model-viewer";
-import { presentItem } from "~/domain/item-presenter";
-import { getVisibleItem } from "~/domain/items.server";
-import { uuidSchema } from "~/domain/schemas";
-import { isAppError } from "~/domain/errors";
-import { xorKeyFromString } from "~/lib/xor";
+import { CopyField } from "~/components/copy-field";
+import { ItemStatus } from "~/components/item-status";
+import { ItemViewer } from "~/components/item-viewer";
+import { useToast } from "~/components/toast-provider";
+import { embedCode, shareUrl } from "~/lib/embed-code";
+import { formatCount, formatDate, pluralize } from "~/lib/format";
 import { formatBytes } from "~/lib/upload-rules";
 import { usePublicEnv } from "~/lib/use-public-env";
+import { loadVisibleItem } from "~/lib/visible-item.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!uuidSchema.safeParse(params.id).success) throw new Response("Not found", { status: 404 });
-  const user = await getPageUser(request);
-  try {
-    const item = await getVisibleItem({ itemId: params.id!, viewerId: user?.id ?? null });
-    return json({ item: presentItem(item, user?.id ?? null) });
-  } catch (error) {
-    if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
-    throw error;
-  }
+  // A view counts on the server, once per page load, never for the owner.
+  return json({ item: await loadVisibleItem(request, params.id, { countView: true }) });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.item.name} — Scanroom` : "Model — Scanroom" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.item.name} — Scanroom` : "Model — Scanroom" },
+  ...(data && data.item.visibility !== "public" ? [{ name: "robots", content: "noindex" }] : []),
+];
+
+const VISIBILITY_HELP = {
+  public: "Anyone can find it on Explore and on your profile.",
+  unlisted: "Anyone with the link can open it; it is never listed.",
+  private: "Only you can open it.",
+} as const;
 
 export default function ItemPage() {
   const { item } = useLoaderData<typeof loader>();
-  const { getToken, ready } = useAuth();
-  const [token, setToken] = useState<string | null | undefined>(undefined);
-  const { modelXorKey } = usePublicEnv();
+  const { api } = useAuth();
+  const env = usePublicEnv();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [editingName, setEditingName] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
-    if (!ready) return;
-    getToken().then(setToken, () => setToken(null));
-  }, [ready, getToken]);
+  const patch = async (body: Record<string, unknown>, done: string) => {
+    setSaving(true);
+    try {
+      await api(`/item/${item.id}`, { method: "PATCH", body });
+      toast({ severity: "success", summary: "Saved", detail: done });
+      revalidator.revalidate();
+      return true;
+    } catch (error) {
+      toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const remove = () =>
+    confirmDialog({
+      header: "Delete model",
+      message: `Delete "${item.name}"? Its files are removed for good.`,
+      acceptLabel: "Delete",
+      rejectLabel: "Cancel",
+      acceptClassName: "p-button-danger",
+      accept: async () => {
+        try {
+          await api(`/item/${item.id}`, { method: "DELETE" });
+          toast({ severity: "success", summary: "Deleted", detail: `"${item.name}" was deleted.` });
+          navigate("/dashboard");
+        } catch (error) {
+          toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
+        }
+      },
+    });
 
   return (
     <section className="page item-page">
+      <ConfirmDialog />
       <div className="item-viewer-frame">
-        {item.model_url && token !== undefined ? (
-          <ModelViewer
-            source={{ url: item.model_url, token, xorKey: xorKeyFromString(modelXorKey), fileName: `model.${item.file_format ?? item.model_type}` }}
-          />
-        ) : item.model_url ? null : (
-          <p className="empty-state">This model has no file yet ({item.status}).</p>
+        {item.model_url ? (
+          <ItemViewer item={item} />
+        ) : (
+          <div className="item-viewer-empty">
+            <ItemStatus status={item.status} detail={item.status_detail} progress={item.progress} />
+          </div>
         )}
       </div>
-      <header className="item-header">
-        <h1>{item.name}</h1>
-        <p className="item-meta">
-          by <Link to={`/u/${item.owner.id}`}>{item.owner.display_name ?? "Anonymous"}</Link> ·{" "}
-          <time dateTime={item.created_at}>{new Date(item.created_at).toLocaleDateString("en")}</time> · {item.view_count} views
-          {item.file_size ? ` · ${formatBytes(item.file_size)}` : ""}
-        </p>
-      </header>
+      <div className="item-layout">
+        <header className="item-header">
+          {editingName !== null ? (
+            <form
+              className="item-rename"
+              onSubmit={async (event) => {
+                event.preventDefault();
+                if (await patch({ name: editingName }, "The model was renamed.")) setEditingName(null);
+              }}
+            >
+              <label htmlFor="item-name" className="sr-only">
+                Model name
+              </label>
+              <input id="item-name" className="p-inputtext" value={editingName} maxLength={200} autoFocus onChange={(e) => setEditingName(e.target.value)} />
+              <Button type="submit" label="Save" loading={saving} disabled={!editingName.trim()} />
+              <Button type="button" label="Cancel" text onClick={() => setEditingName(null)} />
+            </form>
+          ) : (
+            <h1>{item.name}</h1>
+          )}
+          <p className="item-meta">
+            by <Link to={`/u/${item.owner.id}`}>{item.owner.display_name ?? "Anonymous"}</Link> ·{" "}
+            <time dateTime={item.created_at}>{formatDate(item.created_at)}</time> ·{" "}
+            <span data-testid="item-view-count">{pluralize(item.view_count, "view")}</span>
+            {item.file_size ? ` · ${formatBytes(item.file_size)}` : ""}
+            {item.is_preview ? " · preview" : ""}
+          </p>
+          {item.description ? <p className="item-description">{item.description}</p> : null}
+          <p className="item-actions-row">
+            <Link to={`/viewer/${item.id}`} className="p-button p-button-outlined p-button-sm">
+              <i className="pi pi-window-maximize" aria-hidden="true" />
+              &nbsp;Full screen
+            </Link>
+          </p>
+        </header>
+        <aside className="item-side">
+          {item.is_owner ? (
+            <section className="item-panel" aria-labelledby="owner-tools">
+              <h2 id="owner-tools">Manage</h2>
+              {item.model_url ? null : <p className="item-panel-note">No model file yet.</p>}
+              <div className="item-owner-actions">
+                <Button size="small" outlined icon="pi pi-pencil" label="Rename" onClick={() => setEditingName(item.name)} />
+                <Link to={`/item/${item.id}/edit`} className="p-button p-button-sm p-button-outlined">
+                  <i className="pi pi-sliders-h" aria-hidden="true" />
+                  &nbsp;Edit
+                </Link>
+                <Button size="small" outlined severity="danger" icon="pi pi-trash" label="Delete" onClick={remove} />
+              </div>
+              <label htmlFor="item-visibility">Visibility</label>
+              <select
+                id="item-visibility"
+                className="p-inputtext"
+                value={item.visibility}
+                disabled={saving}
+                onChange={(e) => void patch({ visibility: e.target.value }, `The model is now ${e.target.value}.`)}
+              >
+                <option value="public">Public</option>
+                <option value="unlisted">Unlisted</option>
+                <option value="private">Private</option>
+              </select>
+              <p className="item-panel-note" data-testid="visibility-help">
+                {VISIBILITY_HELP[item.visibility]}
+              </p>
+              {item.moderation_reason ? <p className="item-panel-warn">Unpublished by a moderator: {item.moderation_reason}</p> : null}
+              <p className="item-panel-note">{formatCount(item.view_count)} views by others so far.</p>
+            </section>
+          ) : null}
+          {item.visibility !== "private" ? (
+            <section className="item-panel" aria-labelledby="share-heading">
+              <h2 id="share-heading">Share</h2>
+              <CopyField label="Share link" value={shareUrl(env.appUrl, item.id)} testId="share-link" />
+              <CopyField label="Embed code" value={embedCode(env.appUrl, item)} multiline testId="embed-code" />
+            </section>
+          ) : (
+            <section className="item-panel" aria-labelledby="share-heading">
+              <h2 id="share-heading">Share</h2>
+              <p className="item-panel-note">This model is private. Make it public or unlisted to get a share link and embed code.</p>
+            </section>
+          )}
+        </aside>
+      </div>
     </section>
   );
 }

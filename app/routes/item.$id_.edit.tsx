@@ -1,0 +1,175 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Button } from "primereact/button";
+import { useState, type FormEvent } from "react";
+import { useAuth } from "~/auth/auth-provider";
+import { requirePageUser } from "~/auth/require-user.server";
+import { ItemViewer } from "~/components/item-viewer";
+import { useToast } from "~/components/toast-provider";
+import { listCategories } from "~/domain/categories.server";
+import { isAppError } from "~/domain/errors";
+import { presentItem } from "~/domain/item-presenter";
+import { getOwnedItem, getVisibleItem } from "~/domain/items.server";
+import { uuidSchema } from "~/domain/schemas";
+import { getCurrentUserWithPlan } from "~/domain/users.server";
+import { putFile } from "~/lib/api-client";
+import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle: RouteHandle = { layout: false };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requirePageUser(request);
+  if (!uuidSchema.safeParse(params.id).success) throw new Response("Not found", { status: 404 });
+  try {
+    // Only the owner edits; anyone else gets the same 404 as for an unknown id.
+    await getOwnedItem({ itemId: params.id!, ownerId: user.id });
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
+    throw error;
+  }
+  const [item, categories, account] = await Promise.all([
+    getVisibleItem({ itemId: params.id!, viewerId: user.id }),
+    listCategories(),
+    getCurrentUserWithPlan({ userId: user.id }),
+  ]);
+  return json({
+    item: presentItem(item, user.id),
+    categories,
+    canRemoveWatermark: account.subscription?.plan.watermarkRemoval ?? false,
+  });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Edit ${data.item.name} — Scanroom` : "Edit — Scanroom" }];
+
+export default function EditItem() {
+  const { item, categories, canRemoveWatermark } = useLoaderData<typeof loader>();
+  const { api } = useAuth();
+  const toast = useToast();
+  const revalidator = useRevalidator();
+  const [form, setForm] = useState({
+    name: item.name,
+    description: item.description ?? "",
+    visibility: item.visibility,
+    category_id: item.category_id ?? "",
+  });
+  const [busy, setBusy] = useState<null | "details" | "thumbnail" | "watermark">(null);
+
+  const fail = (error: unknown) => toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy("details");
+    try {
+      await api(`/item/${item.id}`, {
+        method: "PATCH",
+        body: { name: form.name, description: form.description, visibility: form.visibility, category_id: form.category_id || null },
+      });
+      toast({ severity: "success", summary: "Saved", detail: "Your changes were saved." });
+      revalidator.revalidate();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const uploadThumbnail = async (file: File | undefined) => {
+    if (!file) return;
+    const problem = checkImageFile(file);
+    if (problem) return toast({ severity: "warn", summary: "Thumbnail not changed", detail: problem });
+    setBusy("thumbnail");
+    try {
+      const link = await api<{ path: string; url: string }>(`/item/${item.id}/thumbnail`, { method: "POST" });
+      await putFile(link.url, file);
+      await api(`/item/${item.id}/thumbnail`, { method: "PUT", body: { path: link.path } });
+      toast({ severity: "success", summary: "Saved", detail: "The thumbnail was updated." });
+      revalidator.revalidate();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const removeThumbnail = async () => {
+    setBusy("thumbnail");
+    try {
+      await api(`/item/${item.id}/thumbnail`, { method: "PUT", body: { path: null } });
+      revalidator.revalidate();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const setWatermark = async (enabled: boolean) => {
+    setBusy("watermark");
+    try {
+      await api(`/item/${item.id}/embed/watermark`, { method: "PATCH", body: { is_watermark_enabled: enabled } });
+      revalidator.revalidate();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="edit-page">
+      <header className="edit-bar">
+        <Link to={`/item/${item.id}`} className="p-button p-button-text">
+          <i className="pi pi-arrow-left" aria-hidden="true" />
+          &nbsp;Back to model
+        </Link>
+        <h1>Edit “{item.name}”</h1>
+      </header>
+      <div className="edit-body">
+        <div className="edit-preview">
+          {item.model_url ? <ItemViewer item={item} /> : <p className="empty-state">No model file yet ({item.status}).</p>}
+        </div>
+        <div className="edit-panels">
+          <form className="edit-panel" onSubmit={save} aria-labelledby="details-heading">
+            <h2 id="details-heading">Details</h2>
+            <label htmlFor="edit-name">Name</label>
+            <input id="edit-name" className="p-inputtext" required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+            <label htmlFor="edit-description">Description</label>
+            <textarea id="edit-description" className="p-inputtext" rows={4} maxLength={5000} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+            <label htmlFor="edit-category">Category</label>
+            <select id="edit-category" className="p-inputtext" value={form.category_id} onChange={(e) => setForm({ ...form, category_id: e.target.value })}>
+              <option value="">No category</option>
+              {categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+            <label htmlFor="edit-visibility">Visibility</label>
+            <select id="edit-visibility" className="p-inputtext" value={form.visibility} onChange={(e) => setForm({ ...form, visibility: e.target.value as typeof form.visibility })}>
+              <option value="public">Public — listed on Explore and your profile</option>
+              <option value="unlisted">Unlisted — anyone with the link</option>
+              <option value="private">Private — only you</option>
+            </select>
+            <Button type="submit" label="Save changes" loading={busy === "details"} disabled={!form.name.trim() || busy !== null} />
+          </form>
+          <section className="edit-panel" aria-labelledby="thumb-heading">
+            <h2 id="thumb-heading">Thumbnail</h2>
+            {item.thumbnail_url ? <img className="edit-thumb" src={item.thumbnail_url} alt={`Thumbnail of ${item.name}`} /> : <p className="item-panel-note">No thumbnail yet: Explore shows a placeholder.</p>}
+            <label htmlFor="edit-thumb-file">Upload an image (JPEG, PNG, WebP or GIF, up to 2 MB)</label>
+            <input id="edit-thumb-file" type="file" accept={IMAGE_ACCEPT} disabled={busy !== null} onChange={(e) => void uploadThumbnail(e.target.files?.[0])} />
+            {item.thumbnail_url ? <Button type="button" label="Remove thumbnail" text severity="danger" onClick={removeThumbnail} disabled={busy !== null} /> : null}
+          </section>
+          <section className="edit-panel" aria-labelledby="embed-heading">
+            <h2 id="embed-heading">Embedding</h2>
+            <label className="edit-check">
+              <input type="checkbox" checked={item.is_watermark_enabled} disabled={busy !== null || (item.is_watermark_enabled && !canRemoveWatermark)} onChange={(e) => void setWatermark(e.target.checked)} />
+              Show the Scanroom watermark in embeds
+            </label>
+            {!canRemoveWatermark ? <p className="item-panel-note">Removing the watermark is part of the Growth and Pro plans. <Link to="/pricing">See plans</Link></p> : null}
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { CheckoutNote, PlanCards } from "~/components/plan-cards";
+import { loadPlansPage } from "~/lib/plans-page.server";
+
+export const meta: MetaFunction = () => [
+  { title: "Pricing — Scanroom" },
+  { name: "description", content: "Scanroom plans: monthly scans, links, annotations and embeds." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return json(await loadPlansPage(request));
+}
+
+export default function Pricing() {
+  const { plans, currentPlanId, signedIn } = useLoaderData<typeof loader>();
+  return (
+    <section className="page pricing">
+      <h1>Pricing</h1>
+      <p className="explore-lead">
+        Every plan includes unlimited model uploads (.glb, .ply, .ksplat). Scans turn a video or a photo set into a 3D model and cost one
+        scan credit each; unused monthly scans do not carry over.
+      </p>
+      <CheckoutNote />
+      <PlanCards plans={plans} currentPlanId={currentPlanId} />
+      <p>
+        Need more scans this month? <Link to="/topup">Top up with credit packages</Link>.
+        {signedIn ? null : (
+          <>
+            {" "}
+            New here? <Link to="/auth?redirect=%2Fpricing">Create a free account</Link>.
+          </>
+        )}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+// Node-side helpers for tests/e2e/site.spec.ts. Data the browser cannot create goes through the real
+// domain functions against the e2e server's own database (tests/e2e/server.ts: scanroom_e2e_${E2E_PORT});
+// everything else goes through the real HTTP API with real emulator accounts.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { databaseUrl } from "../setup/config";
+import { createIdentity } from "../setup/firebase-users";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://localhost:${PORT}`;
+const MODEL = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data/models/SpecularTest.glb"));
+
+let domainModules: Promise<{
+  announcements: typeof import("~/domain/announcements.server");
+  notifications: typeof import("~/domain/notifications.server");
+}> | null = null;
+
+/** The app's own domain modules, bound to the e2e database (set before they read the environment). */
+function domain() {
+  if (!domainModules) {
+    process.env.DATABASE_URL = databaseUrl(`scanroom_e2e_${PORT}`);
+    process.env.LOG_LEVEL = "error";
+    domainModules = Promise.all([import("~/domain/announcements.server"), import("~/domain/notifications.server")]).then(
+      ([announcements, notifications]) => ({ announcements, notifications }),
+    );
+  }
+  return domainModules;
+}
+
+export async function replaceAnnouncements(rows: Parameters<typeof import("~/domain/announcements.server").createAnnouncement>[0][]) {
+  const { announcements } = await domain();
+  for (const existing of await announcements.listAllAnnouncements()) await announcements.deleteAnnouncement({ id: existing.id });
+  const created = [];
+  for (const row of rows) created.push(await announcements.createAnnouncement(row));
+  return created;
+}
+
+export async function notifyUser(input: Parameters<typeof import("~/domain/notifications.server").notify>[0]) {
+  const { notifications } = await domain();
+  return notifications.notify(input);
+}
+
+export async function disconnect() {
+  if (!domainModules) return;
+  const { disconnectDb } = await import("~/db.server");
+  await disconnectDb();
+}
+
+async function api(method: string, pathName: string, token?: string, body?: unknown) {
+  const response = await fetch(`${BASE_URL}/v1${pathName}`, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (response.status !== 200) throw new Error(`${method} ${pathName}: ${response.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+export interface Creator {
+  token: string;
+  userId: string;
+  name: string;
+}
+
+/** A verified emulator account that has called the API once (so our user row exists). */
+export async function createCreator(name: string): Promise<Creator> {
+  const identity = await createIdentity({ name });
+  const { user } = await api("GET", "/user", identity.idToken);
+  return { token: identity.idToken, userId: user.id, name };
+}
+
+/** A .glb model uploaded through the real API flow, then given its visibility and category. */
+export async function uploadModel(
+  creator: Creator,
+  { name, visibility = "public", categorySlug }: { name: string; visibility?: "public" | "unlisted" | "private"; categorySlug?: string },
+) {
+  const { item_id: itemId } = await api("POST", "/item", creator.token, { model_type: "glb", upload_type: "model", name });
+  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, creator.token);
+  const put = await fetch(link.url, { method: "PUT", body: new Uint8Array(MODEL) });
+  if (!put.ok) throw new Error(`PUT failed: ${put.status}`);
+  await api("POST", `/item/${itemId}/file/size`, creator.token, { size: MODEL.length });
+  let categoryId: string | null = null;
+  if (categorySlug) {
+    const categories: Array<{ id: string; slug: string }> = await api("GET", "/categories");
+    categoryId = categories.find((c) => c.slug === categorySlug)!.id;
+  }
+  await api("PATCH", `/item/${itemId}`, creator.token, { visibility, ...(categoryId ? { category_id: categoryId } : {}) });
+  return itemId as string;
+}
+
+/** Anonymous visits of the model page: each counts one view on the server. */
+export async function viewItem(itemId: string, times: number) {
+  for (let i = 0; i < times; i++) {
+    const response = await fetch(`${BASE_URL}/item/${itemId}`);
+    if (!response.ok) throw new Error(`view ${itemId}: ${response.status}`);
+    await response.arrayBuffer();
+  }
+}
