@@ -88,12 +88,15 @@ async function main() {
     emulatorHost = emulator.host;
   }
 
-  startChild("server", path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+  const childEnv = {
     NODE_ENV: "production",
     PORT: String(PORT),
     DATABASE_URL: databaseUrl,
     ...(emulatorHost ? { FIREBASE_AUTH_EMULATOR_HOST: emulatorHost, FIREBASE_PROJECT_ID: process.env.FIREBASE_PROJECT_ID ?? PROJECT_ID } : {}),
-  });
+  };
+  startChild("server", path.join(root, "node_modules/.bin/tsx"), ["server.ts"], childEnv);
+  // The scan worker (`npm run worker`), with the same database and storage (docs/scan-worker.md).
+  startChild("worker", path.join(root, "node_modules/.bin/tsx"), ["app/worker/main.ts"], childEnv);
   log(`ready: http://localhost:${PORT}  (Ctrl-C stops everything)`);
 }
 

@@ -1,0 +1,65 @@
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The scan worker's settings, read from the environment once (zod, like app/env.server.ts; kept
+ * here because only the worker reads them). docs/scan-worker.md explains each for a GPU worker.
+ */
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
+const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+const schema = z.object({
+  /** Where jobs' working files live (per job, removed after publishing). */
+  SCAN_WORK_DIR: z.string().default(".data/scan-work"),
+  /** Scans run at once by this worker (each uses every core it is given). */
+  SCAN_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** Threads each tool may use. */
+  SCAN_THREADS: z.coerce.number().int().min(1).default(Math.max(1, os.availableParallelism?.() ?? os.cpus().length)),
+  /** A job whose heartbeat is older than this belongs to a dead worker and may be taken over. */
+  SCAN_LEASE_SECONDS: seconds(60),
+  SCAN_HEARTBEAT_SECONDS: seconds(10),
+  /** How long a queued scan may wait before an idle worker takes it even without a queue message. */
+  SCAN_STALE_QUEUED_SECONDS: seconds(300),
+  SCAN_STAGE_TIMEOUT_SECONDS: seconds(2 * 60 * 60),
+  SCAN_JOB_TIMEOUT_SECONDS: seconds(5 * 60 * 60),
+  SCAN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  /** Free disk space needed to start a job, besides 6× its input size. */
+  SCAN_MIN_FREE_MB: z.coerce.number().int().min(0).default(1024),
+  /**
+   * A GPU trainer as a template, e.g. `python simple_trainer.py default --data_dir {dataset} --result_dir {output}`.
+   * Placeholders: {dataset} {images} {sparse} {output} {holdout} {renders} {iterations} {threads}.
+   */
+  SCAN_TRAINER_COMMAND: optional,
+  SCAN_TRAINER_TIMEOUT_SECONDS: seconds(3 * 60 * 60),
+  SCAN_TRAINER_ITERATIONS: z.coerce.number().int().positive().default(30_000),
+  /** The Poisson mesh export (CPU): on by default, time-boxed; a slow or failed mesh only skips the GLB. */
+  SCAN_MESH: z.enum(["on", "off"]).default("on"),
+  SCAN_MESH_TIMEOUT_SECONDS: seconds(180),
+  SCAN_MESH_DEPTH: z.coerce.number().int().min(5).max(12).default(8),
+  COLMAP_BIN: z.string().default("colmap"),
+  FFMPEG_BIN: z.string().default("ffmpeg"),
+  FFPROBE_BIN: z.string().default("ffprobe"),
+  /** Seconds between a tool's SIGTERM and SIGKILL when a scan is cancelled. */
+  SCAN_KILL_GRACE_SECONDS: seconds(10),
+});
+
+export type WorkerConfig = z.infer<typeof schema> & { workDir: string };
+
+let cached: WorkerConfig | undefined;
+
+export function parseWorkerConfig(source: Record<string, string | undefined> = process.env): WorkerConfig {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    throw new Error(`Invalid scan worker configuration:\n${parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  }
+  return { ...parsed.data, workDir: path.resolve(parsed.data.SCAN_WORK_DIR) };
+}
+
+export function workerConfig(): WorkerConfig {
+  cached ??= parseWorkerConfig();
+  return cached;
+}

@@ -1,0 +1,234 @@
+import { createReadStream } from "node:fs";
+import { db, type Prisma } from "~/db.server";
+import { consumeCredits, releaseCredits } from "~/domain/credits.server";
+import { notify } from "~/domain/notifications.server";
+import { storage } from "~/storage/index.server";
+import type { Checkpoints } from "./checkpoints.server";
+import type { ClaimedJob, Lease } from "./lease.server";
+import { leaseWhere } from "./lease.server";
+import type { PipelineOutcome, StageTiming } from "./pipeline.server";
+import type { StageName } from "./stage";
+import type { MappingResult, MatchingResult } from "./stages/colmap.server";
+import type { ExportResult } from "./stages/export.server";
+import type { FramesResult } from "./stages/input.server";
+import type { EvaluationResult, SplatResult } from "./stages/splat.server";
+
+/**
+ * How a scan ends: published (item ready, credit consumed), failed (item failed with advice, credit
+ * released) or cancelled (credit released). The status change is fenced by the lease and committed
+ * first; the ledger call follows and is idempotent, and `settleUnsettledScans` finishes any
+ * settlement a crash cut short — credits.server.ts settles in its own transaction (see the report
+ * of issue 5), so the two cannot share one.
+ */
+export class LeaseLostError extends Error {
+  constructor() {
+    super("the scan's lease was lost (cancelled, or taken over by another worker)");
+    this.name = "LeaseLostError";
+  }
+}
+
+const reference = (job: Pick<ClaimedJob, "id" | "reservationRef">) => job.reservationRef ?? `scan:${job.id}`;
+
+async function hasReservation(ref: string, userId: string) {
+  return (await db().ledgerEntry.count({ where: { userId, reference: ref, kind: "reservation" } })) > 0;
+}
+
+export interface ScanMetrics {
+  registeredRatio: number;
+  registeredImages: number;
+  totalImages: number;
+  meanReprojectionError: number;
+  points: number;
+  splats?: number;
+  heldOutFrames?: number;
+  psnr?: number | null;
+  ssim?: number | null;
+  preview?: boolean;
+  trainer?: string | null;
+  matching?: MatchingResult["mode"];
+  frameSelection?: FramesResult["selection"];
+  mesh?: { vertices: number; triangles: number; bytes: number } | null;
+  meshSkipped?: string | null;
+  outputs?: { ply: string; glb: string | null; sparse: string };
+  stages: Partial<Record<StageName, StageTiming>>;
+  totalSeconds?: number;
+}
+
+export function stageMetrics(outcome: Pick<PipelineOutcome, "results" | "timings">): ScanMetrics {
+  const mapping = outcome.results.mapping as MappingResult | undefined;
+  return {
+    registeredRatio: mapping && mapping.total ? Math.round((mapping.registered / mapping.total) * 1000) / 1000 : 0,
+    registeredImages: mapping?.registered ?? 0,
+    totalImages: mapping?.total ?? 0,
+    meanReprojectionError: mapping?.meanReprojectionError ?? -1,
+    points: mapping?.points ?? 0,
+    matching: (outcome.results.matching as MatchingResult | undefined)?.mode,
+    frameSelection: (outcome.results.frames as FramesResult | undefined)?.selection ?? null,
+    stages: outcome.timings,
+  };
+}
+
+async function upload(key: string, file: string, contentType: string) {
+  await storage().write(key, createReadStream(file), { contentType });
+}
+
+/** Publishes a finished pipeline: outputs stored, item ready, credit consumed, owner notified, work cleaned. */
+export async function publishScan(input: {
+  lease: Lease;
+  job: ClaimedJob;
+  outcome: Extract<PipelineOutcome, { kind: "finished" }>;
+  startedAt: number;
+}): Promise<ScanMetrics> {
+  const { lease, job, outcome } = input;
+  const publishStarted = Date.now();
+  const cp: Checkpoints = outcome.checkpoints;
+  const exported = outcome.results.export as ExportResult;
+  const splat = outcome.results.splat as SplatResult;
+  const evaluation = outcome.results.evaluation as EvaluationResult;
+  const exportManifest = await cp.readManifest("export");
+  const plyDigest = exportManifest?.outputs.find((o) => o.path === "export/model.ply")?.sha256;
+  if (!plyDigest) throw new Error("the export stage's manifest is missing");
+  // Keys named by content: publishing again after a crash writes the same objects.
+  const tag = plyDigest.slice(0, 16);
+  const base = `items/${job.itemId}/scan/`;
+  const plyKey = `${base}model-${tag}.ply`;
+  const glbKey = exported.glb ? `${base}mesh-${tag}.glb` : null;
+  const thumbnail = `items/${job.itemId}/thumbnail/scan-${tag}`;
+  await upload(plyKey, cp.local("export/model.ply"), "application/octet-stream");
+  if (glbKey) await upload(glbKey, cp.local("export/mesh.glb"), "model/gltf-binary");
+  await upload(thumbnail, cp.local("export/thumbnail.jpg"), "image/jpeg");
+  for (const name of ["cameras.txt", "images.txt", "points3D.txt"]) await upload(`${base}sparse/${name}`, cp.local(`sparse-txt/${name}`), "text/plain");
+
+  const timings = { ...outcome.timings, publish: { seconds: Math.round((Date.now() - publishStarted) / 100) / 10, skipped: false, attempt: job.attempts } };
+  const metrics: ScanMetrics = {
+    ...stageMetrics({ results: outcome.results, timings }),
+    ...evaluation,
+    preview: !splat.trained,
+    trainer: splat.trainer,
+    mesh: exported.glb,
+    meshSkipped: exported.meshSkipped,
+    outputs: { ply: plyKey, glb: glbKey, sparse: `${base}sparse/` },
+    totalSeconds: Math.round((Date.now() - input.startedAt) / 100) / 10,
+  };
+  const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true, thumbnailKey: true } });
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.scanJob.updateMany({
+      where: leaseWhere(lease),
+      data: { status: "succeeded", stage: "publish", progress: 1, metrics: metrics as unknown as Prisma.InputJsonValue, finishedAt: new Date(), error: null, advice: null },
+    });
+    if (count !== 1) throw new LeaseLostError();
+    await tx.item.update({
+      where: { id: job.itemId },
+      data: {
+        status: "ready",
+        statusDetail: null,
+        progress: 1,
+        fileKey: plyKey,
+        fileSize: BigInt(exported.ply.bytes),
+        fileFormat: "ply",
+        isPreview: !splat.trained,
+        // An owner's own thumbnail is kept.
+        ...(item.thumbnailKey ? {} : { thumbnailKey: thumbnail }),
+      },
+    });
+  });
+  const ref = reference(job);
+  if (await hasReservation(ref, job.userId)) {
+    await consumeCredits({ userId: job.userId, reference: ref, reason: `Scan of item ${job.itemId} finished` });
+  }
+  await notify({
+    userId: job.userId,
+    kind: "scan_finished",
+    title: "Your scan is ready",
+    body: splat.trained
+      ? `"${item.name}" is ready to view.`
+      : `"${item.name}" is ready to view as a preview built from the scan's sparse points.`,
+    link: `/item/${job.itemId}`,
+    dedupeKey: `scan:${job.id}:finished`,
+  });
+  await cp.clear();
+  return metrics;
+}
+
+/** Ends a scan as failed: item failed with the reason and advice, credit released, owner notified. */
+export async function failScan(input: {
+  lease: Lease;
+  job: ClaimedJob;
+  error: string;
+  advice: string | null;
+  metrics?: ScanMetrics;
+  checkpoints?: Checkpoints;
+}): Promise<void> {
+  const { lease, job } = input;
+  const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true } });
+  const detail = input.advice ? `${input.error} ${input.advice}` : input.error;
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.scanJob.updateMany({
+      where: leaseWhere(lease),
+      data: {
+        status: "failed",
+        error: input.error,
+        advice: input.advice,
+        finishedAt: new Date(),
+        ...(input.metrics ? { metrics: input.metrics as unknown as Prisma.InputJsonValue } : {}),
+      },
+    });
+    if (count !== 1) throw new LeaseLostError();
+    await tx.item.update({ where: { id: job.itemId }, data: { status: "failed", statusDetail: detail.slice(0, 1000), progress: null } });
+  });
+  const ref = reference(job);
+  if (await hasReservation(ref, job.userId)) {
+    await releaseCredits({ userId: job.userId, reference: ref, reason: `Scan of item ${job.itemId} failed: ${input.error}`.slice(0, 500) });
+  }
+  await notify({
+    userId: job.userId,
+    kind: "scan_failed",
+    title: "Your scan could not be finished",
+    body: `"${item.name}": ${detail}`,
+    link: `/item/${job.itemId}`,
+    dedupeKey: `scan:${job.id}:failed`,
+  });
+  await input.checkpoints?.clear();
+}
+
+/** The owner cancelled a running scan: its tools are stopped; the credit goes back and the work is removed. */
+export async function finishCancelledScan(input: { lease: Lease; job: ClaimedJob; checkpoints?: Checkpoints }): Promise<void> {
+  const { lease, job } = input;
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.scanJob.updateMany({
+      where: { id: lease.jobId, attempts: lease.token, status: "cancelled" },
+      data: { finishedAt: new Date(), error: "Cancelled by the owner." },
+    });
+    if (count !== 1) throw new LeaseLostError();
+    await tx.item.updateMany({
+      where: { id: job.itemId, status: { in: ["queued", "processing"] } },
+      data: { status: "failed", statusDetail: "Scan cancelled.", progress: null },
+    });
+  });
+  const ref = reference(job);
+  if (await hasReservation(ref, job.userId)) {
+    await releaseCredits({ userId: job.userId, reference: ref, reason: `Scan of item ${job.itemId} cancelled` });
+  }
+  await input.checkpoints?.clear();
+}
+
+/**
+ * Finished scans whose reservation was never settled (the worker died between the status change
+ * and the ledger call, or a queued scan was cancelled): consumed when the scan succeeded, released
+ * otherwise. Safe to run any number of times, on any worker.
+ */
+export async function settleUnsettledScans(limit = 20): Promise<number> {
+  const rows = await db().$queryRaw<Array<{ id: string; userId: string; itemId: string; status: string; ref: string }>>`
+    SELECT j.id, j."userId", j."itemId", j.status::text AS status, j."reservationRef" AS ref
+      FROM "ScanJob" j
+     WHERE j.status IN ('succeeded', 'failed', 'cancelled')
+       AND j."reservationRef" IS NOT NULL
+       AND EXISTS (SELECT 1 FROM "LedgerEntry" r WHERE r.reference = j."reservationRef" AND r.kind = 'reservation')
+       AND NOT EXISTS (SELECT 1 FROM "LedgerEntry" s WHERE s.reference = j."reservationRef" AND s.kind IN ('consumption', 'release'))
+     LIMIT ${limit}`;
+  for (const row of rows) {
+    if (row.status === "succeeded") await consumeCredits({ userId: row.userId, reference: row.ref, reason: `Scan of item ${row.itemId} finished` });
+    else await releaseCredits({ userId: row.userId, reference: row.ref, reason: `Scan of item ${row.itemId} ${row.status}` });
+  }
+  return rows.length;
+}

@@ -1,0 +1,195 @@
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { MAX_LONG_SIDE } from "../frame-selection";
+import { parseModel, meanReprojectionError, uprightTransform, type ColmapModel } from "../colmap-model";
+import { matchPairs } from "../match-pairs";
+import { evaluateQualityGate, type GateOutcome } from "../quality-gate";
+import { ToolError } from "../run-tool.server";
+import type { StageContext, StageDefinition } from "../stage";
+import { mappingProgressParser, parseFeatureProgress, parseMatchingProgress } from "../tool-progress";
+import type { FramesResult } from "./input.server";
+
+/** COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. */
+const MAX_FEATURES = 8192;
+/** Up to this many photos every pair is matched; above, neighbours in capture order plus keyframes. */
+export const EXHAUSTIVE_LIMIT = 80;
+/** What COLMAP 3.8's mapper prints when it exits 1 without a model. */
+const MAPPER_FOUND_NOTHING = /failed to create sparse model|No images with matches found|No good initial image pair found/;
+
+export interface FeaturesResult {
+  images: number;
+  singleCamera: boolean;
+}
+
+export interface MatchingResult {
+  mode: "sequential" | "exhaustive" | "pairs";
+  pairs: number | null;
+}
+
+export interface MappingResult {
+  registered: number;
+  total: number;
+  meanReprojectionError: number;
+  points: number;
+  models: number;
+  gate: GateOutcome;
+  /** The upright transform applied to the model (4×4, row-major). */
+  transform: number[] | null;
+}
+
+/**
+ * Removes a COLMAP database with its SQLite side files: a write-ahead log left by a killed tool would
+ * otherwise be replayed into the next database of that name.
+ */
+export async function removeDatabase(file: string) {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) await rm(`${file}${suffix}`, { force: true });
+}
+
+function colmap(ctx: StageContext, args: string[], parser?: (line: string) => number | null) {
+  return ctx.tool({ command: ctx.config.COLMAP_BIN, args, parser, onProgress: (f) => ctx.progress(f) });
+}
+
+export const featuresStage: StageDefinition<FeaturesResult> = {
+  name: "features",
+  version: 1,
+  outputs: ["features.db"],
+  params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, maxFeatures: MAX_FEATURES, kind: ctx.job.inputKind }),
+  async run(ctx) {
+    const frames = ctx.results.frames as FramesResult;
+    await removeDatabase(ctx.path("features.db"));
+    // One camera for a video, and for photos that all have one size (one phone, one lens).
+    const singleCamera = ctx.job.inputKind === "video" || frames.sameSize;
+    await colmap(
+      ctx,
+      [
+        "feature_extractor",
+        "--database_path", ctx.path("features.db"),
+        "--image_path", ctx.path("images"),
+        "--ImageReader.camera_model", "SIMPLE_RADIAL",
+        "--ImageReader.single_camera", singleCamera ? "1" : "0",
+        "--SiftExtraction.use_gpu", "0",
+        "--SiftExtraction.num_threads", String(ctx.config.SCAN_THREADS),
+        "--SiftExtraction.max_image_size", String(MAX_LONG_SIDE),
+        "--SiftExtraction.max_num_features", String(MAX_FEATURES),
+      ],
+      parseFeatureProgress,
+    );
+    return { images: frames.frames.length, singleCamera };
+  },
+};
+
+export function matchingMode(kind: "video" | "image", images: number): MatchingResult["mode"] {
+  if (kind === "video") return "sequential";
+  return images <= EXHAUSTIVE_LIMIT ? "exhaustive" : "pairs";
+}
+
+export const matchingStage: StageDefinition<MatchingResult> = {
+  name: "matching",
+  version: 1,
+  outputs: ["matches.db"],
+  params: (ctx) => ({ mode: matchingMode(ctx.job.inputKind, (ctx.results.frames as FramesResult).frames.length) }),
+  async run(ctx) {
+    const frames = ctx.results.frames as FramesResult;
+    const mode = matchingMode(ctx.job.inputKind, frames.frames.length);
+    await removeDatabase(ctx.path("matches.db"));
+    await copyFile(ctx.path("features.db"), ctx.path("matches.db"));
+    const common = ["--database_path", ctx.path("matches.db"), "--SiftMatching.use_gpu", "0", "--SiftMatching.num_threads", String(ctx.config.SCAN_THREADS)];
+    let pairs: number | null = null;
+    if (mode === "sequential") {
+      await colmap(
+        ctx,
+        ["sequential_matcher", ...common, "--SequentialMatching.overlap", "10", "--SequentialMatching.quadratic_overlap", "1", "--SequentialMatching.loop_detection", "0"],
+        parseMatchingProgress,
+      );
+    } else if (mode === "exhaustive") {
+      // Blocks of about a quarter of the set, so progress moves in 16 steps.
+      const block = Math.max(10, Math.ceil(frames.frames.length / 4));
+      await colmap(ctx, ["exhaustive_matcher", ...common, "--ExhaustiveMatching.block_size", String(block)], parseMatchingProgress);
+    } else {
+      const list = matchPairs(frames.frames);
+      pairs = list.length;
+      await writeFile(ctx.path("pairs.txt"), list.map(([a, b]) => `${a} ${b}`).join("\n") + "\n");
+      await colmap(
+        ctx,
+        ["matches_importer", ...common, "--match_list_path", ctx.path("pairs.txt"), "--match_type", "pairs"],
+        parseMatchingProgress,
+      );
+    }
+    return { mode, pairs };
+  },
+};
+
+async function readTextModel(ctx: StageContext, dir: string): Promise<ColmapModel> {
+  const read = (name: string) => readFile(ctx.path(`${dir}/${name}`), "utf8");
+  return parseModel({ cameras: await read("cameras.txt"), images: await read("images.txt"), points3D: await read("points3D.txt") });
+}
+
+async function toText(ctx: StageContext, input: string, output: string) {
+  await mkdir(ctx.path(output), { recursive: true });
+  await colmap(ctx, ["model_converter", "--input_path", ctx.path(input), "--output_path", ctx.path(output), "--output_type", "TXT"]);
+}
+
+/**
+ * Mapping: COLMAP's incremental mapper, then the largest model is turned upright and centred
+ * (sparse/ in COLMAP's binary format for trainers, sparse-txt/ for us), and the quality gate is read
+ * from it.
+ */
+export const mappingStage: StageDefinition<MappingResult> = {
+  name: "mapping",
+  version: 1,
+  outputs: ["sparse", "sparse-txt"],
+  params: () => ({}),
+  async run(ctx) {
+    const frames = ctx.results.frames as FramesResult;
+    for (const dir of ["mapped", "mapped-txt", "sparse", "sparse-txt"]) await rm(ctx.path(dir), { recursive: true, force: true });
+    await mkdir(ctx.path("mapped"), { recursive: true });
+    try {
+      await colmap(
+        ctx,
+        [
+          "mapper",
+          "--database_path", ctx.path("matches.db"),
+          "--image_path", ctx.path("images"),
+          "--output_path", ctx.path("mapped"),
+          "--Mapper.num_threads", String(ctx.config.SCAN_THREADS),
+        ],
+        mappingProgressParser(frames.frames.length),
+      );
+    } catch (error) {
+      // COLMAP exits 1 when the images do not connect into any model: the quality gate explains that.
+      if (!(error instanceof ToolError && error.reason === "exit" && MAPPER_FOUND_NOTHING.test(error.output))) throw error;
+    }
+    const models = (await readdir(ctx.path("mapped"))).filter((name) => existsSync(ctx.path(`mapped/${name}/images.bin`)));
+    let best: { name: string; model: ColmapModel } | null = null;
+    for (const name of models) {
+      await toText(ctx, `mapped/${name}`, `mapped-txt/${name}`);
+      const model = await readTextModel(ctx, `mapped-txt/${name}`);
+      if (!best || model.images.length > best.model.images.length) best = { name, model };
+    }
+    const figures = {
+      inputKind: ctx.job.inputKind,
+      registered: best?.model.images.length ?? 0,
+      total: frames.frames.length,
+      meanReprojectionError: best ? meanReprojectionError(best.model.points) : Number.POSITIVE_INFINITY,
+      points: best?.model.points.count ?? 0,
+    };
+    const gate = evaluateQualityGate(figures);
+    let transform: number[] | null = null;
+    if (best && gate.passed) {
+      transform = uprightTransform(best.model.images, best.model.points);
+      const matrix = [0, 1, 2, 3].map((r) => transform!.slice(r * 4, r * 4 + 4).join(" ")).join("\n");
+      await writeFile(ctx.path("upright.txt"), `${matrix}\n`);
+      await mkdir(ctx.path("sparse"), { recursive: true });
+      await colmap(ctx, ["model_transformer", "--input_path", ctx.path(`mapped/${best.name}`), "--output_path", ctx.path("sparse"), "--transform_path", ctx.path("upright.txt")]);
+      await toText(ctx, "sparse", "sparse-txt");
+    }
+    await rm(ctx.path("mapped-txt"), { recursive: true, force: true });
+    return {
+      ...figures,
+      meanReprojectionError: Number.isFinite(figures.meanReprojectionError) ? Math.round(figures.meanReprojectionError * 1000) / 1000 : -1,
+      models: models.length,
+      gate,
+      transform,
+    };
+  },
+};

@@ -1,0 +1,117 @@
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cameraCenter, parseImages, parsePoints } from "../colmap-model";
+import { encodeGlb, readMeshPly, validateGlb } from "../mesh-glb";
+import { estimateNormals, nearestNeighbours } from "../point-geometry";
+import { ToolError } from "../run-tool.server";
+import { encodeOrientedPointsPly, validateSplatPly } from "../splat-ply";
+import type { StageContext, StageDefinition } from "../stage";
+import type { FramesResult } from "./input.server";
+import type { SplatResult } from "./splat.server";
+
+export interface ExportResult {
+  ply: { bytes: number; splats: number };
+  glb: { bytes: number; vertices: number; triangles: number } | null;
+  /** Why there is no GLB (mesh export off, too slow, or nothing to mesh). */
+  meshSkipped: string | null;
+  thumbnail: boolean;
+}
+
+/** Points with larger reprojection errors are left out of the mesh (px). */
+const MESH_MAX_ERROR = 2;
+/** Poisson trim: drop the low-density surface the solver invents far from any point. */
+const POISSON_TRIM = 4;
+
+/**
+ * The GLB mesh: sparse points get normals (local PCA, facing the cameras that saw them), COLMAP's
+ * Poisson mesher builds a surface on the CPU, and we write it as a GLB with vertex colours, turned
+ * from COLMAP's y-down frame to glTF's y-up. Time-boxed: a slow or failed mesh skips the GLB only.
+ */
+async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
+  if (ctx.config.SCAN_MESH === "off") return { result: null, skipped: "mesh export is off on this worker" };
+  const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
+  const images = parseImages(await readFile(ctx.path("sparse-txt/images.txt"), "utf8"));
+  const keep: number[] = [];
+  for (let i = 0; i < points.count; i++) if (points.errors[i] <= MESH_MAX_ERROR) keep.push(i);
+  if (keep.length < 100) return { result: null, skipped: "too few points to mesh" };
+  const positions = new Float64Array(keep.length * 3);
+  const colors = new Uint8Array(keep.length * 3);
+  keep.forEach((source, i) => {
+    positions.set(points.positions.subarray(source * 3, source * 3 + 3), i * 3);
+    colors.set(points.colors.subarray(source * 3, source * 3 + 3), i * 3);
+  });
+  const centres = new Map(images.map((image) => [image.id, cameraCenter(image)]));
+  const normals = estimateNormals(positions, nearestNeighbours(positions, 12), (i) => {
+    const sum = [0, 0, 0];
+    let n = 0;
+    for (const id of points.tracks[keep[i]]) {
+      const c = centres.get(id);
+      if (!c) continue;
+      sum[0] += c[0];
+      sum[1] += c[1];
+      sum[2] += c[2];
+      n++;
+    }
+    return n ? [sum[0] / n, sum[1] / n, sum[2] / n] : null;
+  });
+  ctx.progress(0.2);
+  await mkdir(ctx.path("mesh"), { recursive: true });
+  await writeFile(ctx.path("mesh/points.ply"), encodeOrientedPointsPly(positions, normals, colors));
+  try {
+    await ctx.tool({
+      command: ctx.config.COLMAP_BIN,
+      args: [
+        "poisson_mesher",
+        "--input_path", ctx.path("mesh/points.ply"),
+        "--output_path", ctx.path("mesh/meshed.ply"),
+        "--PoissonMeshing.depth", String(ctx.config.SCAN_MESH_DEPTH),
+        "--PoissonMeshing.trim", String(POISSON_TRIM),
+        "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
+      ],
+      timeoutMs: ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000,
+    });
+  } catch (error) {
+    if (error instanceof ToolError && error.reason !== "aborted") return { result: null, skipped: `Poisson meshing: ${error.message}` };
+    throw error;
+  }
+  ctx.progress(0.7);
+  const mesh = readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/meshed.ply"))));
+  if (mesh.indices.length === 0) return { result: null, skipped: "the Poisson mesher found no surface" };
+  // COLMAP's frame (y down, z forward) → glTF's (y up, z towards the viewer).
+  for (let i = 0; i < mesh.positions.length; i += 3) {
+    mesh.positions[i + 1] = -mesh.positions[i + 1];
+    mesh.positions[i + 2] = -mesh.positions[i + 2];
+  }
+  const glb = encodeGlb(mesh);
+  const checked = validateGlb(glb);
+  await writeFile(ctx.path("export/mesh.glb"), glb);
+  await rm(ctx.path("mesh"), { recursive: true, force: true });
+  return { result: { bytes: glb.length, ...checked }, skipped: null };
+}
+
+export const exportStage: StageDefinition<ExportResult> = {
+  name: "export",
+  version: 1,
+  outputs: ["export"],
+  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, depth: ctx.config.SCAN_MESH_DEPTH, trim: POISSON_TRIM }),
+  async run(ctx) {
+    const splat = ctx.results.splat as SplatResult;
+    const frames = ctx.results.frames as FramesResult;
+    await rm(ctx.path("export"), { recursive: true, force: true });
+    await mkdir(ctx.path("export"), { recursive: true });
+    // The delivered .ply, read back before it is published.
+    await copyFile(ctx.path("splat/model.ply"), ctx.path("export/model.ply"));
+    const ply = await readFile(ctx.path("export/model.ply"));
+    const { count } = validateSplatPly(ply);
+    if (count !== splat.splats) throw new Error(`the exported splat has ${count} splats, ${splat.splats} were written`);
+    ctx.progress(0.1);
+    const mesh = await exportMesh(ctx);
+    // The thumbnail: the frame from the middle of the capture.
+    const frame = frames.frames[Math.floor(frames.frames.length / 2)];
+    await ctx.tool({
+      command: ctx.config.FFMPEG_BIN,
+      args: ["-hide_banner", "-loglevel", "error", "-y", "-i", ctx.path(`images/${frame}`), "-vf", "scale='min(640,iw)':-2", "-frames:v", "1", "-q:v", "4", ctx.path("export/thumbnail.jpg")],
+    });
+    ctx.progress(1);
+    return { ply: { bytes: ply.length, splats: count }, glb: mesh.result, meshSkipped: mesh.skipped, thumbnail: true };
+  },
+};

@@ -1,0 +1,179 @@
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parsePoints } from "../colmap-model";
+import { psnr, ssim } from "../image-metrics";
+import { imageSize } from "../image-size";
+import { expandPlaceholders, splitCommandLine } from "../run-tool.server";
+import { encodeSplatPly, previewSplatsFromPoints, validateSplatPly } from "../splat-ply";
+import type { StageContext, StageDefinition } from "../stage";
+import { parseTrainerProgress } from "../tool-progress";
+import type { MappingResult } from "./colmap.server";
+import type { FramesResult } from "./input.server";
+
+export interface SplatResult {
+  splats: number;
+  /** True when a trainer made the splat; false for the preview built from sparse points. */
+  trained: boolean;
+  trainer: string | null;
+}
+
+export interface EvaluationResult {
+  registeredRatio: number;
+  registeredImages: number;
+  totalImages: number;
+  meanReprojectionError: number;
+  points: number;
+  splats: number;
+  heldOutFrames: number;
+  /** Only for a trained splat whose trainer rendered the held-out views. */
+  psnr: number | null;
+  ssim: number | null;
+  evaluatedViews: number;
+}
+
+/** The trainer's name for the record (its program, never its arguments). */
+function trainerName(template: string) {
+  return path.basename(splitCommandLine(template)[0] ?? "trainer");
+}
+
+/** The newest .ply under a folder (trainers write e.g. point_cloud/iteration_30000/point_cloud.ply). */
+async function newestPly(dir: string): Promise<string | null> {
+  let best: { file: string; mtime: number } | null = null;
+  const walk = async (folder: string) => {
+    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.name.endsWith(".ply")) {
+        const { mtimeMs } = await stat(full);
+        if (!best || mtimeMs > best.mtime) best = { file: full, mtime: mtimeMs };
+      }
+    }
+  };
+  await walk(dir);
+  return (best as { file: string } | null)?.file ?? null;
+}
+
+/**
+ * With SCAN_TRAINER_COMMAND set (a GPU worker, docs/scan-worker.md): undistort the images, lay out
+ * a COLMAP dataset (images/, sparse/0/), run the trainer as its own process and take the .ply it
+ * writes. Held-out frames are listed in {holdout}; a trainer that renders them into {renders}
+ * (same file names) gets PSNR/SSIM in the evaluation.
+ */
+async function trainSplat(ctx: StageContext, template: string): Promise<string> {
+  const frames = ctx.results.frames as FramesResult;
+  for (const dir of ["dataset", "trainer-output", "renders"]) await rm(ctx.path(dir), { recursive: true, force: true });
+  await ctx.tool({
+    command: ctx.config.COLMAP_BIN,
+    args: ["image_undistorter", "--image_path", ctx.path("images"), "--input_path", ctx.path("sparse"), "--output_path", ctx.path("dataset"), "--output_type", "COLMAP"],
+    onProgress: (f) => ctx.progress(0.1 * f),
+  });
+  await mkdir(ctx.path("dataset/sparse/0"), { recursive: true });
+  for (const name of ["cameras.bin", "images.bin", "points3D.bin"]) {
+    await rename(ctx.path(`dataset/sparse/${name}`), ctx.path(`dataset/sparse/0/${name}`));
+  }
+  await writeFile(ctx.path("dataset/holdout.txt"), frames.holdout.join("\n") + "\n");
+  await mkdir(ctx.path("trainer-output"), { recursive: true });
+  await mkdir(ctx.path("renders"), { recursive: true });
+  const args = expandPlaceholders(splitCommandLine(template), {
+    dataset: ctx.path("dataset"),
+    images: ctx.path("dataset/images"),
+    sparse: ctx.path("dataset/sparse/0"),
+    output: ctx.path("trainer-output"),
+    holdout: ctx.path("dataset/holdout.txt"),
+    renders: ctx.path("renders"),
+    iterations: String(ctx.config.SCAN_TRAINER_ITERATIONS),
+    threads: String(ctx.config.SCAN_THREADS),
+  });
+  await ctx.tool({
+    command: args[0],
+    args: args.slice(1),
+    cwd: ctx.path("trainer-output"),
+    parser: (line) => {
+      const value = parseTrainerProgress(line);
+      return value === null ? null : 0.1 + 0.9 * value;
+    },
+    onProgress: (f) => ctx.progress(f),
+    timeoutMs: ctx.config.SCAN_TRAINER_TIMEOUT_SECONDS * 1000,
+  });
+  const ply = await newestPly(ctx.path("trainer-output"));
+  if (!ply) throw new Error("the trainer finished without writing a .ply");
+  return ply;
+}
+
+export const splatStage: StageDefinition<SplatResult> = {
+  name: "splat",
+  version: 1,
+  outputs: ["splat"],
+  params: (ctx) => ({ trainer: ctx.config.SCAN_TRAINER_COMMAND ?? null, iterations: ctx.config.SCAN_TRAINER_COMMAND ? ctx.config.SCAN_TRAINER_ITERATIONS : null }),
+  async run(ctx) {
+    await rm(ctx.path("splat"), { recursive: true, force: true });
+    await mkdir(ctx.path("splat"), { recursive: true });
+    const template = ctx.config.SCAN_TRAINER_COMMAND;
+    if (template) {
+      const ply = await trainSplat(ctx, template);
+      const { count } = validateSplatPly(await readFile(ply));
+      await copyFile(ply, ctx.path("splat/model.ply"));
+      // The renders of held-out views are the evaluation's input; keep them with the splat.
+      if (existsSync(ctx.path("renders"))) await rename(ctx.path("renders"), ctx.path("splat/renders"));
+      for (const dir of ["dataset", "trainer-output"]) await rm(ctx.path(dir), { recursive: true, force: true });
+      return { splats: count, trained: true, trainer: trainerName(template) };
+    }
+    const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
+    const splats = previewSplatsFromPoints(points);
+    await writeFile(ctx.path("splat/model.ply"), encodeSplatPly(splats));
+    ctx.progress(1);
+    return { splats: splats.count, trained: false, trainer: null };
+  },
+};
+
+/** Decodes an image to 8-bit RGB at a given size with ffmpeg. */
+async function decodeRgb(ctx: StageContext, file: string, width: number, height: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  await ctx.tool({
+    command: ctx.config.FFMPEG_BIN,
+    args: ["-hide_banner", "-loglevel", "error", "-i", file, "-vf", `scale=${width}:${height}`, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
+    onStdout: (chunk) => chunks.push(chunk),
+  });
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+
+export const evaluationStage: StageDefinition<EvaluationResult> = {
+  name: "evaluation",
+  version: 1,
+  outputs: [],
+  params: () => ({ every: 8 }),
+  async run(ctx) {
+    const frames = ctx.results.frames as FramesResult;
+    const mapping = ctx.results.mapping as MappingResult;
+    const splat = ctx.results.splat as SplatResult;
+    const scores: Array<{ psnr: number; ssim: number }> = [];
+    if (splat.trained) {
+      for (const [i, name] of frames.holdout.entries()) {
+        const base = name.replace(/\.[^.]+$/, "");
+        const render = [".png", ".jpg", ".jpeg"].map((ext) => ctx.path(`splat/renders/${base}${ext}`)).find(existsSync);
+        if (!render) continue;
+        const size = imageSize(new Uint8Array(await readFile(render)));
+        if (!size) continue;
+        const rendered = await decodeRgb(ctx, render, size.width, size.height);
+        const truth = await decodeRgb(ctx, ctx.path(`images/${name}`), size.width, size.height);
+        scores.push({ psnr: psnr(rendered, truth), ssim: ssim(rendered, truth, size.width, size.height) });
+        ctx.progress((i + 1) / frames.holdout.length);
+      }
+    }
+    const mean = (values: number[]) => (values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000 : null);
+    return {
+      registeredRatio: mapping.total ? Math.round((mapping.registered / mapping.total) * 1000) / 1000 : 0,
+      registeredImages: mapping.registered,
+      totalImages: mapping.total,
+      meanReprojectionError: mapping.meanReprojectionError,
+      points: mapping.points,
+      splats: splat.splats,
+      heldOutFrames: frames.holdout.length,
+      psnr: mean(scores.map((s) => s.psnr).filter(Number.isFinite)),
+      ssim: mean(scores.map((s) => s.ssim)),
+      evaluatedViews: scores.length,
+    };
+  },
+};

@@ -1,0 +1,268 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ScanWorker } from "~/worker/worker.server";
+import { apiClient } from "../setup/api";
+import { XOR_KEY } from "../setup/config";
+import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { noisePhotoSet, renderedPhotoSet, type RenderedSet } from "../setup/scan-media";
+import { alignSimilarity } from "../setup/similarity";
+import { startTestServer } from "../setup/test-server";
+
+/**
+ * The scan pipeline for real, on the CPU (issue 5): photo sets rendered from cat.glb go through the
+ * API (item, signed uploads, POST /v1/scan/image), and real workers run ffmpeg and COLMAP on them.
+ * Workers use a short lease here (4 s) so a takeover happens within the test.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WORK_DIR = mkdtempSync(path.join(os.tmpdir(), "scanroom-scan-work-"));
+const WORKER_ENV = {
+  SCAN_WORK_DIR: WORK_DIR,
+  SCAN_LEASE_SECONDS: "4",
+  SCAN_HEARTBEAT_SECONDS: "1",
+  SCAN_STALE_QUEUED_SECONDS: "20",
+  SCAN_KILL_GRACE_SECONDS: "2",
+};
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let api: ReturnType<typeof apiClient>;
+let owner: TestIdentity;
+let worker: ScanWorker | null = null;
+const children: ChildProcess[] = [];
+
+async function db() {
+  return (await import("~/db.server")).db();
+}
+
+async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The in-process worker (started on first use, so it cannot take a job meant for a child worker). */
+async function inProcessWorker() {
+  if (!worker) {
+    const { parseWorkerConfig } = await import("~/worker/config.server");
+    const { startScanWorker } = await import("~/worker/worker.server");
+    worker = await startScanWorker({ config: parseWorkerConfig({ ...process.env, ...WORKER_ENV }) });
+  }
+  return worker;
+}
+
+/** `npm run worker` as its own process (node directly, so SIGKILL hits the worker itself). */
+function childWorker(): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "app/worker/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...WORKER_ENV, LOG_LEVEL: "warn" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  children.push(child);
+  return child;
+}
+
+/** What a client does: create the item, PUT each image to its signed URL, ask for the scan. */
+async function requestImageScan(set: RenderedSet, name: string) {
+  const created = await api("POST", "/item", { token: owner.idToken, body: { model_type: "ply", upload_type: "image", name } });
+  expect(created.status).toBe(200);
+  const itemId: string = created.json.data.item_id;
+  const folder = await api("GET", `/upload/image/${itemId}`, { token: owner.idToken });
+  expect(folder.status).toBe(200);
+  for (const [i, file] of set.files.entries()) {
+    const link = await api("GET", `/upload/image/${itemId}/file?filename=image-${String(i + 1).padStart(3, "0")}.jpg`, { token: owner.idToken });
+    expect(link.status).toBe(200);
+    const put = await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(readFileSync(file)) });
+    expect(put.status).toBe(200);
+  }
+  const scan = await api("POST", `/scan/image/${itemId}`, { token: owner.idToken, body: { input_bucket_path: folder.json.data.path } });
+  expect(scan.status).toBe(200);
+  return { itemId, scanJobId: scan.json.data.scan_job_id as string };
+}
+
+async function scanCredits() {
+  const quotas = await api("GET", "/user/quotas", { token: owner.idToken });
+  return quotas.json.data.total_scan_credit as number;
+}
+
+async function ledger(reference: string) {
+  const entries = await (await db()).ledgerEntry.findMany({ where: { reference } });
+  return { reserved: entries.filter((e) => e.kind === "reservation"), consumed: entries.filter((e) => e.kind === "consumption"), released: entries.filter((e) => e.kind === "release") };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.url);
+  owner = await createIdentity({ name: "Scanner" });
+  await api("GET", "/user", { token: owner.idToken });
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await worker?.stop();
+  const { stopQueue } = await import("~/jobs/queue.server");
+  await stopQueue();
+  await server?.close();
+});
+
+describe("an image-set scan", () => {
+  it(
+    "survives its worker being killed (-9) during matching: another worker resumes after features and publishes a preview splat, one credit spent",
+    async () => {
+      const set = await renderedPhotoSet();
+      const creditsBefore = await scanCredits();
+      const first = childWorker();
+      const { itemId, scanJobId } = await requestImageScan(set, "Cat statue (Image Set)");
+
+      // The first worker gets as far as matching, then dies without a chance to clean up.
+      await waitFor("the first worker to reach matching", async () => {
+        const job = await (await db()).scanJob.findUnique({ where: { id: scanJobId } });
+        return job?.stage === "matching" && job.status === "running";
+      }, 240_000);
+      const orphanPids = readFileSync(path.join(WORK_DIR, scanJobId, "tools.pids"), "utf8").split("\n").map(Number).filter(Boolean);
+      first.kill("SIGKILL");
+      await waitFor("the first worker to exit", async () => first.exitCode !== null || first.signalCode !== null, 10_000);
+      const midway = await api("GET", `/item/${itemId}`, { token: owner.idToken });
+      expect(midway.json.data).toMatchObject({ status: "processing" });
+      expect(midway.json.data.status_detail).toMatch(/^Matching images — \d+%/);
+
+      // A second worker notices the silent lease and takes the job over.
+      await inProcessWorker();
+      const job = await waitFor("the scan to finish", async () => {
+        const row = await (await db()).scanJob.findUnique({ where: { id: scanJobId } });
+        return row && ["succeeded", "failed", "cancelled"].includes(row.status) ? row : null;
+      }, 480_000);
+      expect(job.error).toBeNull();
+      expect(job.status).toBe("succeeded");
+      expect(job.attempts).toBe(2);
+      const metrics = job.metrics as any;
+      // Finished stages were not run again: their manifests matched, their work came from the checkpoint.
+      for (const stage of ["ingest", "frames", "features"]) expect(metrics.stages[stage]).toMatchObject({ skipped: true, attempt: 1 });
+      for (const stage of ["matching", "mapping", "splat", "export"]) expect(metrics.stages[stage]).toMatchObject({ skipped: false, attempt: 2 });
+      // The orphaned matcher of the killed worker was stopped before the job ran again.
+      for (const pid of orphanPids) expect(() => process.kill(-pid, 0)).toThrow();
+
+      // COLMAP really placed the cameras, where the renderer put them.
+      expect(metrics.totalImages).toBe(set.files.length);
+      expect(metrics.registeredRatio).toBeGreaterThanOrEqual(0.9);
+      expect(metrics.meanReprojectionError).toBeLessThanOrEqual(1.5);
+      expect(metrics.points).toBeGreaterThanOrEqual(2000);
+      expect(metrics.heldOutFrames).toBe(Math.ceil(set.files.length / 8));
+      const { storage } = await import("~/storage/index.server");
+      const { cameraCenter, parseImages } = await import("~/worker/colmap-model");
+      const imagesTxt = await new Response((await storage().createReadStream(`${metrics.outputs.sparse}images.txt`)) as any).text();
+      const recovered = parseImages(imagesTxt);
+      const truth = new Map(set.cameras.map((c) => [c.file, c.position]));
+      const alignment = alignSimilarity(recovered.map(cameraCenter), recovered.map((image) => truth.get(image.name)!));
+      console.warn(`[scan] camera centres after similarity alignment: RMSE ${alignment.rmse.toFixed(4)}, max ${alignment.maxError.toFixed(4)} (orbit radius 2.2)`);
+      expect(alignment.rmse).toBeLessThan(0.05);
+
+      // The owner sees a ready preview; the file is a 3DGS .ply with every splat the pipeline wrote.
+      const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });
+      expect(item.json.data).toMatchObject({ status: "ready", is_preview: true, file_format: "ply", model_url: `/v1/item/${itemId}/file` });
+      expect(item.json.data.thumbnail_url).toMatch(/^\/v1\/item\//);
+      const file = await fetch(`${server.url}/v1/item/${itemId}/file`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
+      expect(file.status).toBe(200);
+      const key = new TextEncoder().encode(XOR_KEY);
+      const ply = new Uint8Array(await file.arrayBuffer()).map((b, i) => b ^ key[i % key.length]);
+      const { validateSplatPly } = await import("~/worker/splat-ply");
+      const parsed = validateSplatPly(ply);
+      expect(parsed.count).toBe(metrics.splats);
+      expect(parsed.count).toBeGreaterThan(metrics.points * 0.9);
+      const thumbnail = await fetch(`${server.url}${item.json.data.thumbnail_url}`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
+      expect(thumbnail.headers.get("content-type")).toMatch(/image\/jpeg/);
+
+      // The mesh export (Poisson on the CPU) is a GLB that passes the structural checks.
+      expect(metrics.outputs.glb).toMatch(/\.glb$/);
+      const { validateGlb } = await import("~/worker/mesh-glb");
+      const glb = new Uint8Array(await new Response((await storage().createReadStream(metrics.outputs.glb)) as any).arrayBuffer());
+      expect(validateGlb(glb).triangles).toBeGreaterThan(100);
+
+      // One credit reserved and consumed once, never released; the owner was told.
+      const credits = await ledger(job.reservationRef!);
+      expect(credits.reserved).toHaveLength(1);
+      expect(credits.consumed).toHaveLength(1);
+      expect(credits.released).toHaveLength(0);
+      expect(await scanCredits()).toBe(creditsBefore - 1);
+      const bell = await api("GET", "/notifications", { token: owner.idToken });
+      expect(bell.json.data.notifications).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "scan_finished", link: `/item/${itemId}` })]));
+
+      // Working files are gone; the uploaded photos stay for a later reprocessing.
+      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
+      expect(existsSync(path.join(WORK_DIR, scanJobId))).toBe(false);
+      expect(await storage().list(`items/${itemId}/images/`)).toHaveLength(set.files.length);
+    },
+    900_000,
+  );
+
+  it(
+    "of unrelated images stops at the quality gate with advice, and the credit is released",
+    async () => {
+      const set = await noisePhotoSet({ count: 20 });
+      await inProcessWorker();
+      const creditsBefore = await scanCredits();
+      const { itemId, scanJobId } = await requestImageScan(set, "Noise (Image Set)");
+      expect(await scanCredits()).toBe(creditsBefore - 1);
+      const job = await waitFor("the scan to end", async () => {
+        const row = await (await db()).scanJob.findUnique({ where: { id: scanJobId } });
+        return row && ["succeeded", "failed"].includes(row.status) ? row : null;
+      }, 480_000);
+      expect(job.status).toBe("failed");
+      expect(job.error).toMatch(/could be placed|3D points/);
+      expect(job.advice).toMatch(/overlap|light/);
+
+      const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });
+      expect(item.json.data).toMatchObject({ status: "failed", model_url: null });
+      expect(item.json.data.status_detail).toContain(job.advice!);
+      const credits = await ledger(job.reservationRef!);
+      expect(credits.consumed).toHaveLength(0);
+      expect(credits.released).toHaveLength(1);
+      expect(await scanCredits()).toBe(creditsBefore);
+      const bell = await api("GET", "/notifications", { token: owner.idToken });
+      expect(bell.json.data.notifications).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "scan_failed", link: `/item/${itemId}` })]));
+      const { storage } = await import("~/storage/index.server");
+      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
+    },
+    600_000,
+  );
+
+  it(
+    "cancelled during features stops its tools, releases the credit and removes the working files",
+    async () => {
+      const set = await renderedPhotoSet();
+      await inProcessWorker();
+      const creditsBefore = await scanCredits();
+      const { itemId, scanJobId } = await requestImageScan(set, "Cancelled (Image Set)");
+      const pidFile = path.join(WORK_DIR, scanJobId, "tools.pids");
+      await waitFor("feature extraction to run", async () => {
+        const job = await (await db()).scanJob.findUnique({ where: { id: scanJobId } });
+        return job?.stage === "features" && existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "";
+      }, 120_000);
+      const pids = readFileSync(pidFile, "utf8").split("\n").map(Number).filter(Boolean);
+      // The owner's cancel marks the row (there is no cancel endpoint yet: this is the worker's side).
+      await (await db()).scanJob.update({ where: { id: scanJobId }, data: { status: "cancelled" } });
+      const job = await waitFor("the worker to stop the scan", async () => {
+        const row = await (await db()).scanJob.findUnique({ where: { id: scanJobId } });
+        return row?.finishedAt ? row : null;
+      }, 60_000);
+      expect(job).toMatchObject({ status: "cancelled", error: "Cancelled by the owner." });
+      for (const pid of pids) expect(() => process.kill(-pid, 0)).toThrow();
+      const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });
+      expect(item.json.data).toMatchObject({ status: "failed", status_detail: "Scan cancelled." });
+      const credits = await ledger(job.reservationRef!);
+      expect(credits.released).toHaveLength(1);
+      expect(credits.consumed).toHaveLength(0);
+      expect(await scanCredits()).toBe(creditsBefore);
+      const { storage } = await import("~/storage/index.server");
+      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
+      expect(existsSync(path.join(WORK_DIR, scanJobId))).toBe(false);
+    },
+    300_000,
+  );
+});
