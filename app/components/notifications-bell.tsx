@@ -2,6 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import type { NotificationDto } from "~/domain/notifications.server";
+import { useDismiss } from "~/lib/use-dismiss";
 
 const REFRESH_MS = 60_000;
 
@@ -62,19 +63,8 @@ export function NotificationsBell() {
 
   // Close on navigation, outside click and Escape.
   useEffect(() => setOpen(false), [location.pathname]);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
-    document.addEventListener("pointerdown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, rootRef);
 
   const toggle = async () => {
     const next = !open;

@@ -1,12 +1,13 @@
 import { Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import type { PublicEnv } from "~/env.server";
 import { useMediaQuery } from "~/lib/use-media-query";
 import { NotificationsBell } from "./notifications-bell";
 import { useToast } from "./toast-provider";
 import { useUploadDialog } from "./upload-dialog-provider";
+import { useDismiss } from "~/lib/use-dismiss";
 
 /**
  * SPEC §2: the menu collapses to a mobile menu at 1279px (the menu's own default would be 960px).
@@ -37,19 +38,8 @@ function MoreMenu({ env, idSuffix }: { env: PublicEnv; idSuffix: string }) {
   const rootRef = useRef<HTMLLIElement>(null);
   const listId = `${useId()}-more-${idSuffix}`;
   useEffect(() => setOpen(false), [location.pathname]);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
-    document.addEventListener("pointerdown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, rootRef);
   return (
     <li className="site-more" ref={rootRef}>
       <button

@@ -52,25 +52,3 @@ export function createApiClient({ baseUrl = "/v1", getToken }: { baseUrl?: strin
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;
-
-/** PUTs raw bytes to a signed URL with upload progress (XHR: fetch has no upload progress). */
-export function putFile(url: string, body: Blob, onProgress?: (loaded: number, total: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("PUT", url);
-    xhr.setRequestHeader("Content-Type", body.type || "application/octet-stream");
-    xhr.upload.onprogress = (event) => onProgress?.(event.loaded, event.total || body.size);
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) return resolve();
-      let message = `Upload failed with status ${xhr.status}`;
-      try {
-        message = JSON.parse(xhr.responseText).message ?? message;
-      } catch {
-        // keep the status message
-      }
-      reject(new Error(message));
-    };
-    xhr.onerror = () => reject(new Error("The connection was lost during the upload."));
-    xhr.send(body);
-  });
-}

@@ -1,15 +1,7 @@
-/** SPEC §3 quotas, as GET /v1/user/quotas answers them. -1 means unlimited. */
-export interface Quotas {
-  link_quota: number;
-  link_credit: number;
-  scan_quota: number;
-  scan_credit: number;
-  topup_scan_credit: number;
-  total_scan_credit: number;
-  annotation_quota: number;
-  embed_quota: number;
-  embed_credit: number;
-}
+import type { UserQuotas } from "./upload-rules";
+
+/** SPEC §3 quotas, as GET /v1/user/quotas answers them (one definition, in upload-rules). */
+export type Quotas = UserQuotas;
 
 /** "remaining/quota", or "Unlimited" for -1 (SPEC §9 quota display). */
 export function remainingOfQuota(remaining: number, quota: number): string {

@@ -1,4 +1,4 @@
-import { putFile, type ApiClient } from "./api-client";
+import type { ApiClient } from "./api-client";
 import {
   fileExtension,
   imageSetName,
@@ -192,7 +192,7 @@ export async function uploadModelFile({
   });
   try {
     const upload = await api<UploadUrl>(`/upload/item/${itemId}`, { query: { uploadType: "model" } });
-    await putFile(upload.url, file, onProgress);
+    await xhrPut(upload.url, file, (loaded) => onProgress?.(loaded, file.size));
     await api(`/item/${itemId}/file/size`, { method: "POST", body: { size: file.size } });
     await api(`/item/${itemId}`, { method: "PATCH", body: { name: nameFromFileName(file.name) } });
     return itemId;

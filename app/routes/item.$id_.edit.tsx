@@ -12,7 +12,7 @@ import { presentItem } from "~/domain/item-presenter";
 import { getOwnedItem, getVisibleItem } from "~/domain/items.server";
 import { uuidSchema } from "~/domain/schemas";
 import { getCurrentUserWithPlan } from "~/domain/users.server";
-import { putFile } from "~/lib/api-client";
+import { xhrPut } from "~/lib/upload-flows";
 import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -81,7 +81,7 @@ export default function EditItem() {
     setBusy("thumbnail");
     try {
       const link = await api<{ path: string; url: string }>(`/item/${item.id}/thumbnail`, { method: "POST" });
-      await putFile(link.url, file);
+      await xhrPut(link.url, file, () => undefined);
       await api(`/item/${item.id}/thumbnail`, { method: "PUT", body: { path: link.path } });
       toast({ severity: "success", summary: "Saved", detail: "The thumbnail was updated." });
       revalidator.revalidate();

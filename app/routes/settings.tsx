@@ -10,7 +10,7 @@ import { useToast } from "~/components/toast-provider";
 import { presentPlan } from "~/domain/plan-presenter";
 import { presentCurrentUser } from "~/domain/user-presenter";
 import { getCurrentUserWithPlan } from "~/domain/users.server";
-import { putFile } from "~/lib/api-client";
+import { xhrPut } from "~/lib/upload-flows";
 import { formatDate } from "~/lib/format";
 import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
 
@@ -58,7 +58,7 @@ export default function Settings() {
     setBusy("avatar");
     try {
       const link = await api<{ path: string; url: string }>("/user/avatar", { method: "POST" });
-      await putFile(link.url, file);
+      await xhrPut(link.url, file, () => undefined);
       await api("/user", { method: "PATCH", body: { avatar_path: link.path } });
       toast({ severity: "success", summary: "Saved", detail: "Your avatar was updated." });
       revalidator.revalidate();
