@@ -9,6 +9,7 @@ import { listItems } from "~/domain/items.server";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { resetClosedAnnouncements } from "~/lib/announcements-storage";
 import { usePagedItems } from "~/lib/use-paged-items";
+import { LoadMore } from "~/components/load-more";
 
 export const meta: MetaFunction = () => [
   { title: "Scanroom — turn videos and photos into 3D models" },
@@ -146,11 +147,7 @@ export default function Explore() {
           </div>
         )}
       </div>
-      {hasMore ? (
-        <div className="explore-more" ref={sentinel}>
-          <Button label={loading ? "Loading…" : "Load more"} outlined onClick={loadMore} disabled={loading} data-testid="load-more" />
-        </div>
-      ) : null}
+      <LoadMore hasMore={hasMore} loading={loading} onLoadMore={loadMore} sentinel={sentinel} />
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { listItems } from "~/domain/items.server";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { formatBytes } from "~/lib/upload-rules";
 import { usePagedItems } from "~/lib/use-paged-items";
+import { LoadMore } from "~/components/load-more";
 
 export const meta: MetaFunction = () => [{ title: "My Dashboard — Scanroom" }];
 
@@ -133,11 +134,7 @@ export default function Dashboard() {
               ))}
             </div>
           )}
-          {hasMore ? (
-            <div className="explore-more" ref={sentinel}>
-              <Button label={loading ? "Loading…" : "Load more"} outlined onClick={loadMore} disabled={loading} />
-            </div>
-          ) : null}
+          <LoadMore hasMore={hasMore} loading={loading} onLoadMore={loadMore} sentinel={sentinel} />
         </div>
         <aside className="dashboard-side">
           <QuotaSummary refreshKey={quotaKey} />

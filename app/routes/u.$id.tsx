@@ -1,6 +1,5 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Button } from "primereact/button";
 import { useCallback } from "react";
 import { ItemCard } from "~/components/item-card";
 import { isAppError } from "~/domain/errors";
@@ -11,6 +10,7 @@ import { presentPublicUser } from "~/domain/user-presenter";
 import { getUserById } from "~/domain/users.server";
 import { formatDate, pluralize } from "~/lib/format";
 import { usePagedItems } from "~/lib/use-paged-items";
+import { LoadMore } from "~/components/load-more";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!uuidSchema.safeParse(params.id).success) throw new Response("Not found", { status: 404 });
@@ -69,11 +69,7 @@ export default function Profile() {
           ))}
         </div>
       )}
-      {hasMore ? (
-        <div className="explore-more" ref={sentinel}>
-          <Button label={loading ? "Loading…" : "Load more"} outlined onClick={loadMore} disabled={loading} />
-        </div>
-      ) : null}
+      <LoadMore hasMore={hasMore} loading={loading} onLoadMore={loadMore} sentinel={sentinel} />
     </section>
   );
 }
