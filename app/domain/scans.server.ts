@@ -161,14 +161,21 @@ export async function requestImageScan(input: { itemId: string; ownerId: string;
   });
 }
 
-async function acceptScan(input: {
+/**
+ * Reserves the credit, creates the ScanJob, marks the item queued and enqueues the job, in one
+ * transaction under the user's ledger lock. `from` is the item status the request expects:
+ * `uploading` for a first scan, `failed` for a retry (scan-control.server.ts).
+ */
+export async function acceptScan(input: {
   item: Item;
   inputKind: "video" | "image";
   inputPath: string;
   video?: { duration: number; width: number; height: number };
-  completeUploads: (tx: Tx) => Promise<void>;
+  completeUploads?: (tx: Tx) => Promise<void>;
+  from?: "uploading" | "failed";
 }): Promise<ScanAccepted> {
   const { item } = input;
+  const from = input.from ?? "uploading";
   await queue(); // started (and its schema migrated) before the ledger lock is taken
   const scanJobId = randomUUID();
   const reference = `scan:${scanJobId}`;
@@ -176,7 +183,7 @@ async function acceptScan(input: {
     // Checked again under the lock: a parallel request for the same item may have won.
     const current = await ctx.tx.item.findFirst({ where: { id: item.id, ownerId: item.ownerId }, select: { status: true } });
     if (!current) throw notFound();
-    if (current.status !== "uploading") throw alreadyRequested();
+    if (current.status !== from) throw from === "uploading" ? alreadyRequested() : new AppError("conflict", "Only a failed or cancelled scan can be retried.");
     await reserveCredits(ctx, {
       creditType: "scan",
       amount: SCAN_COST,
@@ -201,7 +208,7 @@ async function acceptScan(input: {
       where: { id: item.id },
       data: { status: "queued", statusDetail: "Queued for processing", progress: 0 },
     });
-    await input.completeUploads(ctx.tx);
+    await input.completeUploads?.(ctx.tx);
     await enqueueScanJob({ scanJobId, tx: ctx.tx });
   });
   return { item_id: item.id, scan_job_id: scanJobId, status: "queued" };

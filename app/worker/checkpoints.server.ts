@@ -19,7 +19,7 @@ export class Checkpoints {
     readonly itemId: string,
     readonly dir: string,
   ) {
-    this.workPrefix = `items/${itemId}/scan/work/`;
+    this.workPrefix = scanWorkPrefix(itemId);
   }
 
   local(relative: string) {
@@ -102,6 +102,11 @@ export class Checkpoints {
     await rm(this.dir, { recursive: true, force: true });
     await storage().deletePrefix(this.workPrefix);
   }
+}
+
+/** Where a scan's working files are mirrored in storage (removed after publishing, failing or cancelling). */
+export function scanWorkPrefix(itemId: string): string {
+  return `items/${itemId}/scan/work/`;
 }
 
 /** Files under `relative` (a file, or a folder walked recursively), as forward-slash relative paths. */

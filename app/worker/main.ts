@@ -3,6 +3,7 @@
 // hand a running scan back to the queue, so another worker resumes it from its last finished stage.
 import { execFile } from "node:child_process";
 import { disconnectDb } from "~/db.server";
+import { startBillingSchedule } from "~/jobs/billing-schedule.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { logger } from "~/lib/logger.server";
 import { workerConfig } from "./config.server";
@@ -26,6 +27,8 @@ async function main() {
     if (version === null) throw new Error(`${name} (${command}) was not found: install it (Debian: apt-get install -y ffmpeg colmap)`);
   }
   const worker = await startScanWorker({ config });
+  // The hourly billing-period reset (docs/decisions/009) runs wherever workers run.
+  const billing = await startBillingSchedule();
   logger.info("scan worker ready", {
     concurrency: config.SCAN_WORKER_CONCURRENCY,
     threads: config.SCAN_THREADS,
@@ -38,6 +41,7 @@ async function main() {
     stopping = true;
     logger.info("scan worker stopping", { signal });
     await worker.stop();
+    await billing.stop();
     await stopQueue();
     await disconnectDb();
     process.exit(0);

@@ -1,9 +1,10 @@
 import { createReadStream } from "node:fs";
 import { db, type Prisma } from "~/db.server";
-import { consumeCredits, releaseCredits } from "~/domain/credits.server";
+import { consumeCredits, releaseCredits, settleReservation, withCreditLedger, type Tx } from "~/domain/credits.server";
 import { notify } from "~/domain/notifications.server";
 import { storage } from "~/storage/index.server";
-import type { Checkpoints } from "./checkpoints.server";
+import { deliveryCopyKey } from "~/storage/keys";
+import { scanWorkPrefix, type Checkpoints } from "./checkpoints.server";
 import type { ClaimedJob, Lease } from "./lease.server";
 import { leaseWhere } from "./lease.server";
 import type { PipelineOutcome, StageTiming } from "./pipeline.server";
@@ -15,10 +16,10 @@ import type { EvaluationResult, SplatResult } from "./stages/splat.server";
 
 /**
  * How a scan ends: published (item ready, credit consumed), failed (item failed with advice, credit
- * released) or cancelled (credit released). The status change is fenced by the lease and committed
- * first; the ledger call follows and is idempotent, and `settleUnsettledScans` finishes any
- * settlement a crash cut short — credits.server.ts settles in its own transaction (see the report
- * of issue 5), so the two cannot share one.
+ * released) or cancelled (credit released). The status change, fenced by the lease, and the ledger
+ * entry that settles the reserved credit commit in one transaction holding the user's ledger lock:
+ * either both happen or neither. `settleUnsettledScans` settles scans that ended without a worker
+ * (a queued scan cancelled by its owner).
  */
 export class LeaseLostError extends Error {
   constructor() {
@@ -29,8 +30,17 @@ export class LeaseLostError extends Error {
 
 const reference = (job: Pick<ClaimedJob, "id" | "reservationRef">) => job.reservationRef ?? `scan:${job.id}`;
 
-async function hasReservation(ref: string, userId: string) {
-  return (await db().ledgerEntry.count({ where: { userId, reference: ref, kind: "reservation" } })) > 0;
+/**
+ * Runs the fenced status change `change` and settles the scan's credit in the same transaction.
+ * A job without a reservation (made before the ledger existed) only changes status.
+ */
+async function endScanSettlingCredit(job: ClaimedJob, settlement: { kind: "consumption" | "release"; reason: string }, change: (tx: Tx) => Promise<void>) {
+  const ref = reference(job);
+  await withCreditLedger(job.userId, async (ctx) => {
+    await change(ctx.tx);
+    const reserved = await ctx.tx.ledgerEntry.count({ where: { userId: job.userId, reference: ref, kind: "reservation" } });
+    if (reserved > 0) await settleReservation(ctx, { reference: ref, kind: settlement.kind, reason: settlement.reason.slice(0, 500) });
+  });
 }
 
 export interface ScanMetrics {
@@ -49,7 +59,8 @@ export interface ScanMetrics {
   frameSelection?: FramesResult["selection"];
   mesh?: { vertices: number; triangles: number; bytes: number } | null;
   meshSkipped?: string | null;
-  outputs?: { ply: string; glb: string | null; sparse: string };
+  delivery?: ExportResult["delivery"];
+  outputs?: { ply: string; glb: string | null; delivery: string | null; sparse: string };
   stages: Partial<Record<StageName, StageTiming>>;
   totalSeconds?: number;
 }
@@ -93,9 +104,11 @@ export async function publishScan(input: {
   const base = `items/${job.itemId}/scan/`;
   const plyKey = `${base}model-${tag}.ply`;
   const glbKey = exported.glb ? `${base}mesh-${tag}.glb` : null;
+  const deliveryKey = exported.delivery ? deliveryCopyKey(job.itemId, plyKey, exported.delivery.format) : null;
   const thumbnail = `items/${job.itemId}/thumbnail/scan-${tag}`;
   await upload(plyKey, cp.local("export/model.ply"), "application/octet-stream");
   if (glbKey) await upload(glbKey, cp.local("export/mesh.glb"), "model/gltf-binary");
+  if (deliveryKey) await upload(deliveryKey, cp.local("export/model.sog"), "application/octet-stream");
   await upload(thumbnail, cp.local("export/thumbnail.jpg"), "image/jpeg");
   for (const name of ["cameras.txt", "images.txt", "points3D.txt"]) await upload(`${base}sparse/${name}`, cp.local(`sparse-txt/${name}`), "text/plain");
 
@@ -107,11 +120,12 @@ export async function publishScan(input: {
     trainer: splat.trainer,
     mesh: exported.glb,
     meshSkipped: exported.meshSkipped,
-    outputs: { ply: plyKey, glb: glbKey, sparse: `${base}sparse/` },
+    delivery: exported.delivery,
+    outputs: { ply: plyKey, glb: glbKey, delivery: deliveryKey, sparse: `${base}sparse/` },
     totalSeconds: Math.round((Date.now() - input.startedAt) / 100) / 10,
   };
   const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true, thumbnailKey: true } });
-  await db().$transaction(async (tx) => {
+  await endScanSettlingCredit(job, { kind: "consumption", reason: `Scan of item ${job.itemId} finished` }, async (tx) => {
     const { count } = await tx.scanJob.updateMany({
       where: leaseWhere(lease),
       data: { status: "succeeded", stage: "publish", progress: 1, metrics: metrics as unknown as Prisma.InputJsonValue, finishedAt: new Date(), error: null, advice: null },
@@ -126,16 +140,15 @@ export async function publishScan(input: {
         fileKey: plyKey,
         fileSize: BigInt(exported.ply.bytes),
         fileFormat: "ply",
+        ...(exported.delivery && deliveryKey
+          ? { deliveryKey, deliverySize: BigInt(exported.delivery.bytes), deliveryFormat: exported.delivery.format, deliverySourceKey: plyKey }
+          : { deliveryKey: null, deliverySize: null, deliveryFormat: null, deliverySourceKey: null }),
         isPreview: !splat.trained,
         // An owner's own thumbnail is kept.
         ...(item.thumbnailKey ? {} : { thumbnailKey: thumbnail }),
       },
     });
   });
-  const ref = reference(job);
-  if (await hasReservation(ref, job.userId)) {
-    await consumeCredits({ userId: job.userId, reference: ref, reason: `Scan of item ${job.itemId} finished` });
-  }
   await notify({
     userId: job.userId,
     kind: "scan_finished",
@@ -162,7 +175,7 @@ export async function failScan(input: {
   const { lease, job } = input;
   const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true } });
   const detail = input.advice ? `${input.error} ${input.advice}` : input.error;
-  await db().$transaction(async (tx) => {
+  await endScanSettlingCredit(job, { kind: "release", reason: `Scan of item ${job.itemId} failed: ${input.error}` }, async (tx) => {
     const { count } = await tx.scanJob.updateMany({
       where: leaseWhere(lease),
       data: {
@@ -176,10 +189,6 @@ export async function failScan(input: {
     if (count !== 1) throw new LeaseLostError();
     await tx.item.update({ where: { id: job.itemId }, data: { status: "failed", statusDetail: detail.slice(0, 1000), progress: null } });
   });
-  const ref = reference(job);
-  if (await hasReservation(ref, job.userId)) {
-    await releaseCredits({ userId: job.userId, reference: ref, reason: `Scan of item ${job.itemId} failed: ${input.error}`.slice(0, 500) });
-  }
   await notify({
     userId: job.userId,
     kind: "scan_failed",
@@ -194,7 +203,7 @@ export async function failScan(input: {
 /** The owner cancelled a running scan: its tools are stopped; the credit goes back and the work is removed. */
 export async function finishCancelledScan(input: { lease: Lease; job: ClaimedJob; checkpoints?: Checkpoints }): Promise<void> {
   const { lease, job } = input;
-  await db().$transaction(async (tx) => {
+  await endScanSettlingCredit(job, { kind: "release", reason: `Scan of item ${job.itemId} cancelled` }, async (tx) => {
     const { count } = await tx.scanJob.updateMany({
       where: { id: lease.jobId, attempts: lease.token, status: "cancelled" },
       data: { finishedAt: new Date(), error: "Cancelled by the owner." },
@@ -205,10 +214,6 @@ export async function finishCancelledScan(input: { lease: Lease; job: ClaimedJob
       data: { status: "failed", statusDetail: "Scan cancelled.", progress: null },
     });
   });
-  const ref = reference(job);
-  if (await hasReservation(ref, job.userId)) {
-    await releaseCredits({ userId: job.userId, reference: ref, reason: `Scan of item ${job.itemId} cancelled` });
-  }
   await input.checkpoints?.clear();
 }
 
@@ -229,6 +234,29 @@ export async function settleUnsettledScans(limit = 20): Promise<number> {
   for (const row of rows) {
     if (row.status === "succeeded") await consumeCredits({ userId: row.userId, reference: row.ref, reason: `Scan of item ${row.itemId} finished` });
     else await releaseCredits({ userId: row.userId, reference: row.ref, reason: `Scan of item ${row.itemId} ${row.status}` });
+  }
+  return rows.length;
+}
+
+/**
+ * Running scans cancelled by their owner whose worker died before it could finish the cancellation
+ * (no heartbeat for `staleSeconds`): ended here — item failed "Scan cancelled.", the credit released
+ * in the same transaction, the stored working files removed. Safe on any worker, any number of times.
+ */
+export async function finishAbandonedCancellations(input: { staleSeconds: number; limit?: number }): Promise<number> {
+  const rows = await db().$queryRaw<Array<{ id: string; userId: string; itemId: string; attempts: number; reservationRef: string | null }>>`
+    SELECT id, "userId", "itemId", attempts, "reservationRef" FROM "ScanJob"
+     WHERE status = 'cancelled' AND "finishedAt" IS NULL
+       AND "updatedAt" < (now() AT TIME ZONE 'UTC') - ${input.staleSeconds}::float8 * interval '1 second'
+     LIMIT ${input.limit ?? 20}`;
+  for (const row of rows) {
+    const job = { ...row, reservationRef: row.reservationRef } as ClaimedJob;
+    try {
+      await finishCancelledScan({ lease: { jobId: row.id, token: row.attempts }, job });
+      await storage().deletePrefix(scanWorkPrefix(row.itemId));
+    } catch (error) {
+      if (!(error instanceof LeaseLostError)) throw error;
+    }
   }
   return rows.length;
 }

@@ -45,12 +45,22 @@ export function overallProgress(stage: StageName, fraction: number): number {
   return Math.min(1, (done + STAGE_WEIGHTS[stage] * Math.min(1, Math.max(0, fraction))) / total);
 }
 
+/**
+ * Seconds left at the pace so far, once there is enough to go on (5 % done, 10 s in); null before.
+ * Overall progress is weighted by measured stage times, so the pace is roughly even across stages.
+ */
+export function estimateSecondsLeft(overall: number, elapsedMs: number): number | null {
+  if (!(overall >= 0.05 && overall < 1 && elapsedMs > 10_000)) return null;
+  return Math.ceil(((elapsedMs / overall) * (1 - overall)) / 1000);
+}
+
 /** The one line the owner sees: "Matching images — 42% · about 3 min left". */
 export function progressDetail(stage: StageName, overall: number, elapsedMs: number): string {
   const percent = Math.floor(overall * 100);
   let line = `${STAGE_LABELS[stage]} — ${percent}%`;
-  if (overall >= 0.05 && overall < 1 && elapsedMs > 10_000) {
-    const leftMinutes = Math.ceil(((elapsedMs / overall) * (1 - overall)) / 60_000);
+  const secondsLeft = estimateSecondsLeft(overall, elapsedMs);
+  if (secondsLeft !== null) {
+    const leftMinutes = Math.ceil(secondsLeft / 60);
     line += leftMinutes <= 1 ? " · about a minute left" : ` · about ${leftMinutes} min left`;
   }
   return line;

@@ -5,7 +5,7 @@ import { logger } from "~/lib/logger.server";
 import { workerConfig, type WorkerConfig } from "./config.server";
 import { processScanJob, type JobRunResult } from "./job.server";
 import { findAbandonedJobs } from "./lease.server";
-import { settleUnsettledScans } from "./outcome.server";
+import { finishAbandonedCancellations, settleUnsettledScans } from "./outcome.server";
 
 /**
  * A scan worker: a pg-boss consumer of the "scan" queue (any number of them, on any machine that
@@ -60,6 +60,8 @@ export async function startScanWorker(options: { config?: WorkerConfig; connecti
     sweeping = true;
     try {
       await settleUnsettledScans();
+      // A live worker finishes its own cancellation within a heartbeat and the kill grace.
+      await finishAbandonedCancellations({ staleSeconds: 2 * config.SCAN_LEASE_SECONDS + config.SCAN_KILL_GRACE_SECONDS });
       const free = config.SCAN_WORKER_CONCURRENCY - active;
       if (free <= 0) return;
       const ids = await findAbandonedJobs({ leaseSeconds: config.SCAN_LEASE_SECONDS, queuedSeconds: config.SCAN_STALE_QUEUED_SECONDS, limit: free });

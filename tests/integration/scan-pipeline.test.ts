@@ -8,7 +8,7 @@ import type { ScanWorker } from "~/worker/worker.server";
 import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { noisePhotoSet, renderedPhotoSet, type RenderedSet } from "../setup/scan-media";
+import { noisePhotoSet, orbitVideo, renderedPhotoSet, type RenderedSet } from "../setup/scan-media";
 import { alignSimilarity } from "../setup/similarity";
 import { startTestServer } from "../setup/test-server";
 
@@ -167,16 +167,43 @@ describe("an image-set scan", () => {
       const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });
       expect(item.json.data).toMatchObject({ status: "ready", is_preview: true, file_format: "ply", model_url: `/v1/item/${itemId}/file` });
       expect(item.json.data.thumbnail_url).toMatch(/^\/v1\/item\//);
-      const file = await fetch(`${server.url}/v1/item/${itemId}/file`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
-      expect(file.status).toBe(200);
       const key = new TextEncoder().encode(XOR_KEY);
-      const ply = new Uint8Array(await file.arrayBuffer()).map((b, i) => b ^ key[i % key.length]);
+      const download = async (query = "") => {
+        const file = await fetch(`${server.url}/v1/item/${itemId}/file${query}`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
+        expect(file.status).toBe(200);
+        return new Uint8Array(await file.arrayBuffer()).map((b, i) => b ^ key[i % key.length]);
+      };
+      const ply = await download("?original=true");
       const { validateSplatPly } = await import("~/worker/splat-ply");
       const parsed = validateSplatPly(ply);
       expect(parsed.count).toBe(metrics.splats);
       expect(parsed.count).toBeGreaterThan(metrics.points * 0.9);
+      // Viewers get the compact .sog copy (a zip bundle) holding every splat, a fraction of the .ply's size.
+      expect(metrics.outputs.delivery).toMatch(/\.sog$/);
+      expect(metrics.delivery).toMatchObject({ format: "sog", splats: parsed.count });
+      const sog = await download();
+      expect(Array.from(sog.subarray(0, 4))).toEqual([0x50, 0x4b, 0x03, 0x04]);
+      expect(sog.length).toBe(metrics.delivery.bytes);
+      expect(sog.length).toBeLessThan(ply.length);
       const thumbnail = await fetch(`${server.url}${item.json.data.thumbnail_url}`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
       expect(thumbnail.headers.get("content-type")).toMatch(/image\/jpeg/);
+
+      // The owner reads the same figures through the API (shown on the model page).
+      const scan = await api("GET", `/scan/${itemId}`, { token: owner.idToken });
+      expect(scan.json.data).toMatchObject({
+        status: "succeeded",
+        progress: 1,
+        can_retry: false,
+        metrics: {
+          registered_images: metrics.registeredImages,
+          total_images: set.files.length,
+          points: metrics.points,
+          splats: metrics.splats,
+          held_out_frames: metrics.heldOutFrames,
+          preview: true,
+          psnr: null,
+        },
+      });
 
       // The mesh export (Poisson on the CPU) is a GLB that passes the structural checks.
       expect(metrics.outputs.glb).toMatch(/\.glb$/);
@@ -245,8 +272,10 @@ describe("an image-set scan", () => {
         return job?.stage === "features" && existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "";
       }, 120_000);
       const pids = readFileSync(pidFile, "utf8").split("\n").map(Number).filter(Boolean);
-      // The owner's cancel marks the row (there is no cancel endpoint yet: this is the worker's side).
-      await (await db()).scanJob.update({ where: { id: scanJobId }, data: { status: "cancelled" } });
+      // The owner cancels; the running scan says so at once, and its worker stops it.
+      const cancel = await api("POST", `/scan/${itemId}/cancel`, { token: owner.idToken });
+      expect(cancel.status).toBe(200);
+      expect(cancel.json.data).toMatchObject({ status: "cancelled", finished_at: null, can_retry: false });
       const job = await waitFor("the worker to stop the scan", async () => {
         const row = await (await db()).scanJob.findUnique({ where: { id: scanJobId } });
         return row?.finishedAt ? row : null;
@@ -262,7 +291,71 @@ describe("an image-set scan", () => {
       const { storage } = await import("~/storage/index.server");
       expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
       expect(existsSync(path.join(WORK_DIR, scanJobId))).toBe(false);
+      const after = await api("GET", `/scan/${itemId}`, { token: owner.idToken });
+      expect(after.json.data).toMatchObject({ status: "cancelled", can_cancel: false, can_retry: true });
     },
     300_000,
+  );
+});
+
+describe("a video scan", () => {
+  it(
+    "turns a 16:9 orbit video into a published splat, cameras where the renderer put them, one credit spent",
+    async () => {
+      // 3 s at 12 fps: 36 frames, 10° apart around the model (a longer video only adds matching time).
+      const video = await orbitVideo({ count: 36 });
+      await inProcessWorker();
+      const creditsBefore = await scanCredits();
+      const created = await api("POST", "/item", { token: owner.idToken, body: { model_type: "ply", upload_type: "video", name: "orbit" } });
+      const itemId: string = created.json.data.item_id;
+      const link = await api("GET", `/upload/video/${itemId}?filename=orbit.mp4`, { token: owner.idToken });
+      expect(link.status).toBe(200);
+      expect((await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(readFileSync(video.path)) })).status).toBe(200);
+      const scan = await api("POST", `/scan/video/${itemId}`, {
+        token: owner.idToken,
+        body: { duration: video.duration, width: video.width, height: video.height, input_bucket_path: link.json.data.path },
+      });
+      expect(scan.status).toBe(200);
+      const scanJobId: string = scan.json.data.scan_job_id;
+      let last = "";
+      const job = await waitFor("the video scan to finish", async () => {
+        const row = await (await db()).scanJob.findUnique({ where: { id: scanJobId } });
+        last = `${row?.status} at ${row?.stage} ${Math.round((row?.progress ?? 0) * 100)}%`;
+        return row && ["succeeded", "failed", "cancelled"].includes(row.status) ? row : null;
+      }, 600_000).catch((error: Error) => {
+        throw new Error(`${error.message} (the scan was ${last})`);
+      });
+      expect(job.error).toBeNull();
+      expect(job.status).toBe("succeeded");
+      const metrics = job.metrics as any;
+      expect(metrics.matching).toBe("sequential");
+      // One frame per equal time window (the video has fewer frames than windows: every one is a window).
+      const selection = metrics.frameSelection;
+      expect(selection.decoded).toBe(video.cameras.length);
+      expect(selection.kept).toBe(selection.sourceFrames.length);
+      expect(selection.kept).toBeGreaterThanOrEqual(0.8 * video.cameras.length);
+      expect(metrics.registeredRatio).toBeGreaterThanOrEqual(0.9);
+      expect(metrics.meanReprojectionError).toBeLessThanOrEqual(1.5);
+      expect(metrics.points).toBeGreaterThanOrEqual(2000);
+
+      // Each kept frame is a known rendering camera: the recovered centres match them after alignment.
+      const { storage } = await import("~/storage/index.server");
+      const { cameraCenter, parseImages } = await import("~/worker/colmap-model");
+      const recovered = parseImages(await new Response((await storage().createReadStream(`${metrics.outputs.sparse}images.txt`)) as any).text());
+      const truth = (name: string) => video.cameras[selection.sourceFrames[Number(/frame-(\d+)/.exec(name)![1]) - 1]].position;
+      const alignment = alignSimilarity(recovered.map(cameraCenter), recovered.map((image) => truth(image.name)));
+      console.warn(`[scan] video: ${recovered.length}/${selection.kept} frames placed, camera RMSE ${alignment.rmse.toFixed(4)}, max ${alignment.maxError.toFixed(4)} (orbit radius 2.2)`);
+      expect(alignment.rmse).toBeLessThan(0.05);
+
+      const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });
+      expect(item.json.data).toMatchObject({ status: "ready", is_preview: true, file_format: "ply" });
+      const credits = await ledger(job.reservationRef!);
+      expect([credits.reserved.length, credits.consumed.length, credits.released.length]).toEqual([1, 1, 0]);
+      expect(await scanCredits()).toBe(creditsBefore - 1);
+      // The uploaded video is kept for a later reprocessing; the working files are not.
+      expect(await storage().stat(link.json.data.path)).not.toBeNull();
+      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
+    },
+    900_000,
   );
 });

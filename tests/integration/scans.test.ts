@@ -310,6 +310,57 @@ describe("an image-set scan", () => {
   });
 });
 
+describe("cancelling and retrying a scan (the owner's controls)", () => {
+  it("cancels a queued scan at once with its credit back, then retries it for a new credit; others get 404", async () => {
+    const carol = await createIdentity({ name: "Carol" });
+    const credits = async () => (await api("GET", "/user/quotas", { token: carol.idToken })).json.data.total_scan_credit;
+    const { itemId, path } = await uploadImages(carol, media.images.slice(0, 20));
+    const first = await scanImages(carol, itemId, path);
+    expect(first.status).toBe(200);
+    expect(await credits()).toBe(2);
+
+    const status = await api("GET", `/scan/${itemId}`, { token: carol.idToken });
+    expect(status.status).toBe(200);
+    expect(status.json.data).toMatchObject({ scan_job_id: first.json.data.scan_job_id, status: "queued", input: "image", can_cancel: true, can_retry: false, metrics: null });
+    // Someone else's scan does not exist for them, whatever they ask.
+    for (const [method, route] of [["GET", `/scan/${itemId}`], ["POST", `/scan/${itemId}/cancel`], ["POST", `/scan/${itemId}/retry`]] as const) {
+      const res = await api(method, route, { token: bob.idToken });
+      expect(res.status).toBe(404);
+      expect(res.json.error).toBe("not_found");
+    }
+    await expectRefused(() => api("POST", `/scan/${itemId}/retry`, { token: carol.idToken }), {
+      status: 409,
+      error: "conflict",
+      message: "Only a failed or cancelled scan can be retried.",
+    });
+
+    const cancelled = await api("POST", `/scan/${itemId}/cancel`, { token: carol.idToken });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.data).toMatchObject({ status: "cancelled", error: "Cancelled by the owner.", can_cancel: false, can_retry: true });
+    expect(cancelled.json.data.finished_at).not.toBeNull();
+    expect(await credits()).toBe(3);
+    const item = await api("GET", `/item/${itemId}`, { token: carol.idToken });
+    expect(item.json.data).toMatchObject({ status: "failed", status_detail: "Scan cancelled." });
+    const db = await database();
+    const entries = await db.ledgerEntry.findMany({ where: { reference: `scan:${first.json.data.scan_job_id}` }, orderBy: { createdAt: "asc" } });
+    expect(entries.map((e) => [e.kind, e.amount])).toEqual([
+      ["reservation", -1],
+      ["release", 1],
+    ]);
+    await expectRefused(() => api("POST", `/scan/${itemId}/cancel`, { token: carol.idToken }), { status: 409, error: "conflict", message: "This scan is not running." });
+
+    const retried = await api("POST", `/scan/${itemId}/retry`, { token: carol.idToken });
+    expect(retried.status).toBe(200);
+    expect(retried.json.data).toMatchObject({ item_id: itemId, status: "queued" });
+    expect(retried.json.data.scan_job_id).not.toBe(first.json.data.scan_job_id);
+    expect(await credits()).toBe(2);
+    const again = await api("GET", `/scan/${itemId}`, { token: carol.idToken });
+    expect(again.json.data).toMatchObject({ scan_job_id: retried.json.data.scan_job_id, status: "queued", can_cancel: true });
+    const job = await db.scanJob.findUniqueOrThrow({ where: { id: retried.json.data.scan_job_id } });
+    expect(job).toMatchObject({ inputKind: "image", inputPath: path, status: "queued" });
+  });
+});
+
 describe("the credit ledger", () => {
   it("accepts exactly 5 of 20 parallel scan requests when 5 credits remain (3 of the period, 2 top-up)", async () => {
     const carol = await createIdentity({ name: "Carol" });

@@ -1,5 +1,7 @@
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cameraCenter, parseImages, parsePoints } from "../colmap-model";
+import { DeliveryCopyError, makeDeliveryCopy } from "~/domain/splat-delivery.server";
+import { assertValidGltf } from "../gltf-validation.server";
 import { encodeGlb, readMeshPly, validateGlb } from "../mesh-glb";
 import { estimateNormals, nearestNeighbours } from "../point-geometry";
 import { ToolError } from "../run-tool.server";
@@ -10,6 +12,9 @@ import type { SplatResult } from "./splat.server";
 
 export interface ExportResult {
   ply: { bytes: number; splats: number };
+  /** The compact copy viewers download (.sog, every splat kept), or null with the reason. */
+  delivery: { bytes: number; splats: number; format: "sog" } | null;
+  deliverySkipped?: string | null;
   glb: { bytes: number; vertices: number; triangles: number } | null;
   /** Why there is no GLB (mesh export off, too slow, or nothing to mesh). */
   meshSkipped: string | null;
@@ -83,14 +88,34 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
   }
   const glb = encodeGlb(mesh);
   const checked = validateGlb(glb);
+  await assertValidGltf(glb);
   await writeFile(ctx.path("export/mesh.glb"), glb);
   await rm(ctx.path("mesh"), { recursive: true, force: true });
   return { result: { bytes: glb.length, ...checked }, skipped: null };
 }
 
+/**
+ * The .sog copy viewers download (about a fifth of the .ply), read back with every splat present. A
+ * splat the converter refuses is published without one: viewers then get the .ply.
+ */
+async function exportDeliveryCopy(ctx: StageContext, splats: number): Promise<{ result: ExportResult["delivery"]; skipped: string | null }> {
+  try {
+    const copy = await makeDeliveryCopy({
+      inputPath: ctx.path("export/model.ply"),
+      outputPath: ctx.path("export/model.sog"),
+      expectedSplats: splats,
+      signal: ctx.signal,
+    });
+    return { result: { bytes: copy.bytes, splats: copy.splats, format: "sog" }, skipped: null };
+  } catch (error) {
+    if (error instanceof DeliveryCopyError) return { result: null, skipped: error.message };
+    throw error;
+  }
+}
+
 export const exportStage: StageDefinition<ExportResult> = {
   name: "export",
-  version: 1,
+  version: 2,
   outputs: ["export"],
   params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, depth: ctx.config.SCAN_MESH_DEPTH, trim: POISSON_TRIM }),
   async run(ctx) {
@@ -103,6 +128,8 @@ export const exportStage: StageDefinition<ExportResult> = {
     const ply = await readFile(ctx.path("export/model.ply"));
     const { count } = validateSplatPly(ply);
     if (count !== splat.splats) throw new Error(`the exported splat has ${count} splats, ${splat.splats} were written`);
+    ctx.progress(0.05);
+    const delivery = await exportDeliveryCopy(ctx, count);
     ctx.progress(0.1);
     const mesh = await exportMesh(ctx);
     // The thumbnail: the frame from the middle of the capture.
@@ -112,6 +139,13 @@ export const exportStage: StageDefinition<ExportResult> = {
       args: ["-hide_banner", "-loglevel", "error", "-y", "-i", ctx.path(`images/${frame}`), "-vf", "scale='min(640,iw)':-2", "-frames:v", "1", "-q:v", "4", ctx.path("export/thumbnail.jpg")],
     });
     ctx.progress(1);
-    return { ply: { bytes: ply.length, splats: count }, glb: mesh.result, meshSkipped: mesh.skipped, thumbnail: true };
+    return {
+      ply: { bytes: ply.length, splats: count },
+      delivery: delivery.result,
+      deliverySkipped: delivery.skipped,
+      glb: mesh.result,
+      meshSkipped: mesh.skipped,
+      thumbnail: true,
+    };
   },
 };

@@ -32,7 +32,8 @@ export interface FramesResult {
   /** Every 8th frame, kept out of training for evaluation. */
   holdout: string[];
   sameSize: boolean;
-  selection: { decoded: number; windows: number; candidates: number; kept: number; medianSharpness: number } | null;
+  /** Video only: how frames were chosen; `sourceFrames` are the kept frames' numbers in the video (0-based), in order. */
+  selection: { decoded: number; windows: number; candidates: number; kept: number; medianSharpness: number; sourceFrames?: number[] } | null;
 }
 
 /** Image formats COLMAP reads as they are; others are converted to PNG first. */
@@ -242,6 +243,7 @@ async function videoFrames(ctx: StageContext, ingest: IngestResult): Promise<{ f
       candidates: choice.candidates.length,
       kept: choice.kept.length,
       medianSharpness: Math.round(choice.medianSharpness * 100) / 100,
+      sourceFrames: choice.kept,
     },
   };
 }

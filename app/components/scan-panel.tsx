@@ -1,0 +1,117 @@
+import { Button } from "primereact/button";
+import { confirmDialog } from "primereact/confirmdialog";
+import { useCallback, useEffect, useState } from "react";
+import { useAuth } from "~/auth/auth-provider";
+import { useToast } from "~/components/toast-provider";
+import type { ScanStatusDto } from "~/domain/scan-control.server";
+import { formatCount, formatDuration } from "~/lib/format";
+
+/**
+ * The owner's view of a scan (issue 5): where it is, how long is left, cancel and retry, and once
+ * it is done the quality figures the pipeline measured. Reloads whenever the item changes (the page
+ * polls the item while a scan runs); `onChange` tells the page to reload after cancel or retry.
+ */
+export function ScanPanel({ itemId, version, onChange }: { itemId: string; version: string; onChange: () => void }) {
+  const { api } = useAuth();
+  const toast = useToast();
+  const [scan, setScan] = useState<ScanStatusDto | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api<ScanStatusDto>(`/scan/${itemId}`)
+      .then((status) => live && setScan(status))
+      .catch(() => live && setScan(null));
+    return () => {
+      live = false;
+    };
+  }, [api, itemId, version]);
+
+  const act = useCallback(
+    async (action: "cancel" | "retry", done: string) => {
+      setBusy(true);
+      try {
+        await api(`/scan/${itemId}/${action}`, { method: "POST" });
+        toast({ severity: "success", summary: "Scan", detail: done });
+        onChange();
+      } catch (error) {
+        toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
+      } finally {
+        setBusy(false);
+      }
+    },
+    [api, itemId, onChange, toast],
+  );
+
+  if (!scan) return null;
+  const m = scan.metrics;
+  return (
+    <section className="item-panel scan-panel" aria-labelledby="scan-heading" data-testid="scan-panel">
+      <h2 id="scan-heading">Scan</h2>
+      <p className="item-panel-note" data-testid="scan-state">
+        {scan.status === "running" && scan.stage_label
+          ? `${scan.stage_label} — ${Math.floor(scan.progress * 100)}%${scan.eta_seconds !== null ? ` · about ${formatDuration(scan.eta_seconds)} left` : ""}`
+          : scan.status === "queued"
+            ? "Waiting for a scan worker."
+            : scan.status === "succeeded"
+              ? `Finished${m?.total_seconds ? ` in ${formatDuration(m.total_seconds)}` : ""}.`
+              : scan.status === "cancelled"
+                ? scan.finished_at
+                  ? "Cancelled. Your scan credit was given back."
+                  : "Cancelling…"
+                : `Failed: ${scan.error ?? "the scan could not be finished."}${scan.advice ? ` ${scan.advice}` : ""} Your scan credit was given back.`}
+      </p>
+      <div className="item-owner-actions">
+        {scan.can_cancel ? (
+          <Button
+            size="small"
+            outlined
+            severity="danger"
+            icon="pi pi-stop-circle"
+            label="Cancel scan"
+            loading={busy}
+            onClick={() =>
+              confirmDialog({
+                header: "Cancel scan",
+                message: "Stop this scan? Its credit is given back, and you can run it again later.",
+                acceptLabel: "Stop the scan",
+                rejectLabel: "Keep scanning",
+                acceptClassName: "p-button-danger",
+                accept: () => void act("cancel", "The scan is being stopped."),
+              })
+            }
+          />
+        ) : null}
+        {scan.can_retry ? (
+          <Button size="small" icon="pi pi-refresh" label="Retry scan (1 credit)" loading={busy} onClick={() => void act("retry", "The scan was queued again.")} />
+        ) : null}
+      </div>
+      {m && scan.status === "succeeded" ? (
+        <dl className="scan-metrics" data-testid="scan-metrics">
+          <dt>Cameras placed</dt>
+          <dd>
+            {m.registered_images ?? "—"} of {m.total_images ?? "—"}
+            {m.registered_ratio !== null ? ` (${Math.round(m.registered_ratio * 100)}%)` : ""}
+          </dd>
+          <dt>Reprojection error</dt>
+          <dd>{m.mean_reprojection_error !== null ? `${m.mean_reprojection_error.toFixed(2)} px` : "—"}</dd>
+          <dt>3D points</dt>
+          <dd>{m.points !== null ? formatCount(m.points) : "—"}</dd>
+          <dt>Splats</dt>
+          <dd>{m.splats !== null ? formatCount(m.splats) : "—"}</dd>
+          <dt>Held-out frames</dt>
+          <dd>{m.held_out_frames ?? "—"}</dd>
+          <dt>PSNR / SSIM</dt>
+          <dd>{m.psnr !== null && m.ssim !== null ? `${m.psnr.toFixed(2)} dB / ${m.ssim.toFixed(3)}` : "measured when a trained splat is made"}</dd>
+          <dt>Mesh</dt>
+          <dd>{m.mesh_triangles !== null ? `${formatCount(m.mesh_triangles)} triangles (GLB)` : "none"}</dd>
+        </dl>
+      ) : null}
+      {m?.preview && scan.status === "succeeded" ? (
+        <p className="item-panel-note">
+          Preview: built from the scan&apos;s sparse points on a CPU worker. A GPU worker trains a full splat from the same scan.
+        </p>
+      ) : null}
+    </section>
+  );
+}
