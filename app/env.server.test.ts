@@ -56,6 +56,32 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("takes a loopback origin for the tests' fake Shopify, and refuses it anywhere else or in production", () => {
+    expect(parseEnv({ SHOPIFY_TEST_ADMIN_ORIGIN: "http://127.0.0.1:4100" }).SHOPIFY_TEST_ADMIN_ORIGIN).toBe("http://127.0.0.1:4100");
+    expect(parseEnv({}).SHOPIFY_TEST_ADMIN_ORIGIN).toBeUndefined();
+    for (const value of ["https://shop.example.com", "http://10.0.0.5:4100", "http://127.0.0.1:4100/admin", "not a url"]) {
+      expect(problemsOf({ SHOPIFY_TEST_ADMIN_ORIGIN: value })[0]).toMatch(/^SHOPIFY_TEST_ADMIN_ORIGIN: /);
+    }
+    expect(problemsOf({ ...production, SHOPIFY_TEST_ADMIN_ORIGIN: "http://127.0.0.1:4100" })).toEqual([
+      "SHOPIFY_TEST_ADMIN_ORIGIN must not be set in the production profile (Shopify calls go to Shopify itself)",
+    ]);
+  });
+
+  it("takes Stripe's keys together or not at all, and only live keys and Stripe itself in production", () => {
+    expect(parseEnv({}).STRIPE_SECRET_KEY).toBeUndefined();
+    const local = parseEnv({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", STRIPE_API_BASE: "http://127.0.0.1:12111" });
+    expect([local.STRIPE_SECRET_KEY, local.STRIPE_WEBHOOK_SECRET, local.STRIPE_API_BASE]).toEqual(["sk_test_1", "whsec_1", "http://127.0.0.1:12111"]);
+    const together = ["STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all (payments need both)"];
+    expect(problemsOf({ STRIPE_SECRET_KEY: "sk_test_1" })).toEqual(together);
+    expect(problemsOf({ STRIPE_WEBHOOK_SECRET: "whsec_1" })).toEqual(together);
+    expect(problemsOf({ STRIPE_API_BASE: "not a url" })[0]).toMatch(/^STRIPE_API_BASE: /);
+    expect(parseEnv({ ...production, STRIPE_SECRET_KEY: "sk_live_1", STRIPE_WEBHOOK_SECRET: "whsec_1" }).STRIPE_SECRET_KEY).toBe("sk_live_1");
+    expect(problemsOf({ ...production, STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", STRIPE_API_BASE: "http://127.0.0.1:12111" })).toEqual([
+      "STRIPE_API_BASE must not be set in the production profile (payments go to Stripe itself)",
+      "STRIPE_SECRET_KEY must be a live key (sk_live_… or rk_live_…) in the production profile: test-mode payments grant nothing real",
+    ]);
+  });
+
   it("refuses short secrets and malformed values with the variable's name", () => {
     expect(problemsOf({ ...production, SESSION_SECRET: "short" })).toEqual(["SESSION_SECRET must be at least 32 characters"]);
     expect(problemsOf({ PORT: "eighty" })[0]).toMatch(/^PORT: /);

@@ -7,6 +7,7 @@ import {
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 
 type SessionStorageClient = ConstructorParameters<typeof PrismaSessionStorage>[0];
 import { PLANS } from "../prisma/seed-data";
@@ -51,8 +52,24 @@ const billing = {
   [SHOPIFY_PLAN_NAMES.pro]: monthlyCharge("pro"),
 };
 
+/**
+ * Tests only (SHOPIFY_TEST_ADMIN_ORIGIN, docs/decisions/013): every call the Shopify library makes to a shop
+ * (`https://{shop}/admin/api/…/graphql.json`, token exchange) goes to the local fake of Shopify instead, as
+ * `{origin}/{shop}/admin/…`, unchanged otherwise (method, headers with the access token, body). The library
+ * sends all of them through this one fetch (its runtime adapter's), so nothing else in the app changes.
+ */
+function sendShopCallsTo(origin: string) {
+  const base = new URL(origin).origin;
+  setAbstractFetchFunc(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const target = new URL(input instanceof Request ? input.url : String(input));
+    const local = `${base}/${target.host}${target.pathname}${target.search}`;
+    return input instanceof Request ? fetch(new Request(local, input), init) : fetch(local, init);
+  });
+}
+
 function createShopify() {
   const config = env();
+  if (config.SHOPIFY_TEST_ADMIN_ORIGIN) sendShopCallsTo(config.SHOPIFY_TEST_ADMIN_ORIGIN);
   return shopifyApp({
     apiKey: config.SHOPIFY_API_KEY,
     apiSecretKey: config.SHOPIFY_API_SECRET,

@@ -3,6 +3,7 @@ import { env } from "~/env.server";
 import { buildModelMetafield } from "~/lib/shopify-model-metafield";
 import { getUserQuotas } from "./credits.server";
 import { AppError, notFound } from "./errors";
+import { visibleTo } from "./items.server";
 import {
   findProductsByHandles,
   getProduct,
@@ -71,14 +72,18 @@ export async function getLinkUsage({ userId }: { userId: string }) {
 }
 
 /** Locks the shop's row so concurrent changes to its links (and metafields) run one after another. */
-async function lockShop(tx: Tx, shopId: string) {
+export async function lockShop(tx: Tx, shopId: string) {
   await tx.$queryRaw`SELECT id FROM "Shop" WHERE id = ${shopId}::uuid FOR UPDATE`;
 }
 
-/** Rewrites the product's metafield from its links in the database (inside the caller's transaction). */
-async function syncProductMetafield(tx: Tx, admin: AdminGraphql, shopId: string, productGid: string) {
+/**
+ * Rewrites the product's metafield from its links in the database (inside the caller's transaction).
+ * Only links to models shoppers may see are written: a model made private, unpublished, deleted or
+ * whose owner was disabled leaves the storefront (its link stays, and comes back when it is visible again).
+ */
+export async function syncProductMetafield(tx: Tx, admin: AdminGraphql, shopId: string, productGid: string) {
   const links = await tx.productModelLink.findMany({
-    where: { shopId, productGid },
+    where: { shopId, productGid, item: { status: "ready", ...visibleTo(null) } },
     select: { variantGid: true, item: { select: itemSelect } },
   });
   await writeModelMetafield(admin, productGid, buildModelMetafield(links, env().APP_URL));

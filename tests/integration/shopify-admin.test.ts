@@ -217,6 +217,11 @@ beforeEach(async () => {
   await db().shopifySession.deleteMany({});
 });
 
+afterAll(async () => {
+  const { stopQueue } = await import("~/jobs/queue.server");
+  await stopQueue(); // the storefront re-sync jobs' queue
+});
+
 // ── Products and links ────────────────────────────────────────────────────────────────────────────────
 describe("products and links in the embedded admin", () => {
   it("lists the store's products with their variants, searchable and paginated, with this shop's token", async () => {
@@ -295,6 +300,44 @@ describe("products and links in the embedded admin", () => {
     expect(await linksOf("shop-a")).toEqual([]);
     // Nothing left to detach: 404.
     expect((await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "detach", variantGid: "" }), { id: "101" })))).status).toBe(404);
+  });
+
+  it("follows the model on the storefront: made private, public again, then deleted, the product's metafield is rewritten", async () => {
+    const { user } = await installShop("shop-a");
+    const [a, b] = [await createModel(user!.id), await createModel(user!.id)];
+    for (const [variantGid, itemId] of [["", a.id], ["gid://shopify/ProductVariant/1011", b.id]]) {
+      await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid, itemId }), { id: "101" })));
+    }
+    const { updateItem, deleteItem } = await import("~/domain/items.server");
+    const lastWrite = async (count: number) => {
+      // The owner's change returns at once; the re-sync runs as a queued job with the shop's offline token.
+      const deadline = Date.now() + 60_000;
+      while (callsOf("ScanroomSetModel").length + callsOf("ScanroomDeleteModel").length < count) {
+        if (Date.now() > deadline) throw new Error("the storefront re-sync did not run");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return adminCalls.filter((c) => c.operation === "ScanroomSetModel" || c.operation === "ScanroomDeleteModel").at(-1)!;
+    };
+    adminCalls.length = 0;
+
+    await updateItem({ itemId: a.id, ownerId: user!.id, changes: { visibility: "private" } });
+    const hidden = await lastWrite(1);
+    expect(hidden).toMatchObject({ shop: domain("shop-a"), operation: "ScanroomSetModel" });
+    expect(JSON.parse(hidden.variables.metafields[0].value)).toMatchObject({ product: null, variants: { "1011": { id: b.id } } });
+    expect(await linksOf("shop-a")).toHaveLength(2); // kept, for when the model is visible again
+
+    await updateItem({ itemId: a.id, ownerId: user!.id, changes: { visibility: "unlisted" } });
+    expect(JSON.parse((await lastWrite(2)).variables.metafields[0].value)).toMatchObject({ product: { id: a.id }, variants: { "1011": { id: b.id } } });
+
+    await deleteItem({ itemId: b.id, ownerId: user!.id });
+    const afterDelete = JSON.parse((await lastWrite(3)).variables.metafields[0].value);
+    expect(afterDelete).toMatchObject({ product: { id: a.id } });
+    expect(afterDelete.variants).toEqual({});
+    await deleteItem({ itemId: a.id, ownerId: user!.id });
+    expect(await lastWrite(4)).toMatchObject({ operation: "ScanroomDeleteModel", variables: { metafields: [{ ownerId: "gid://shopify/Product/101" }] } });
+    expect(await linksOf("shop-a")).toEqual([]);
+    // Only this shop's product was touched, with this shop's token.
+    expect(new Set(adminCalls.map((c) => c.shop))).toEqual(new Set([domain("shop-a")]));
   });
 
   it("refuses models the storefront cannot show or that are not the account's (404), writing nothing", async () => {

@@ -101,10 +101,16 @@ export async function renderModelBlock({
 /**
  * A static product page: the theme's product form (variant picker + hidden `id` field, ?variant= kept in the
  * URL with history.replaceState like Dawn), the block, and the extension's assets where Shopify would inject
- * them. `assetBase` is where assets/scanroom-3d.{js,css} are served from.
+ * them. `assetBase` is where assets/scanroom-3d.{js,css} are served from; null gives the same page without the
+ * app (no block, none of its assets), for comparisons.
  */
-export async function productPage(options: Parameters<typeof renderModelBlock>[0] & { assetBase: string }): Promise<string> {
-  const block = await renderModelBlock(options);
+export async function productPage(options: Parameters<typeof renderModelBlock>[0] & { assetBase: string | null }): Promise<string> {
+  const block = options.assetBase === null ? "" : await renderModelBlock(options);
+  const assets =
+    options.assetBase === null
+      ? ""
+      : `<link rel="stylesheet" href="${options.assetBase}/scanroom-3d.css">
+<script src="${options.assetBase}/scanroom-3d.js" defer></script>`;
   const selected = options.variants.find((v) => v.id === options.selectedVariantId) ?? options.variants[0];
   const radios = options.variants
     .map(
@@ -118,8 +124,7 @@ export async function productPage(options: Parameters<typeof renderModelBlock>[0
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sample chair – Sample store</title>
-<link rel="stylesheet" href="${options.assetBase}/scanroom-3d.css">
-<script src="${options.assetBase}/scanroom-3d.js" defer></script>
+${assets}
 </head>
 <body>
 <main>

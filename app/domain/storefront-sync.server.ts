@@ -1,0 +1,51 @@
+import { db } from "~/db.server";
+import { logger } from "~/lib/logger.server";
+import { shopify } from "~/shopify.server";
+import { lockShop, syncProductMetafield } from "./product-links.server";
+import type { AdminGraphql } from "./shopify-admin-api.server";
+
+/**
+ * Keeps storefronts in step with the models they show (issue 7). When a linked model is deleted,
+ * made private, unpublished by a moderator or renamed, each product showing it gets its `$app`
+ * metafield rewritten from the links that remain visible — so the theme block never points at a
+ * model shoppers cannot open. Runs as queued jobs (app/jobs/storefront-sync-jobs.server.ts) with
+ * the shop's offline token: Shopify may be slow or down, and the owner's change must not wait.
+ */
+export interface StorefrontProduct {
+  shopDomain: string;
+  productGid: string;
+}
+
+/** The installed stores' products that link `itemId` (read before a delete: the links go with the item). */
+export async function storefrontProductsOf(itemId: string): Promise<StorefrontProduct[]> {
+  const links = await db().productModelLink.findMany({
+    where: { itemId, shop: { uninstalledAt: null } },
+    select: { productGid: true, shop: { select: { shopDomain: true } } },
+    distinct: ["shopId", "productGid"],
+  });
+  return links.map((link) => ({ shopDomain: link.shop.shopDomain, productGid: link.productGid }));
+}
+
+async function offlineAdmin(shopDomain: string): Promise<AdminGraphql> {
+  const { admin } = await shopify().unauthenticated.admin(shopDomain);
+  return admin;
+}
+
+/**
+ * Rewrites one product's metafield from its current links. A store that uninstalled the app (its
+ * metafields went with it) is skipped. Throws when Shopify refuses, so the queue retries.
+ */
+export async function resyncProductMetafield(target: StorefrontProduct, admin?: AdminGraphql): Promise<"synced" | "skipped"> {
+  const shop = await db().shop.findUnique({ where: { shopDomain: target.shopDomain } });
+  if (!shop || shop.uninstalledAt) return "skipped";
+  const client = admin ?? (await offlineAdmin(target.shopDomain));
+  await db().$transaction(
+    async (tx) => {
+      await lockShop(tx, shop.id);
+      await syncProductMetafield(tx, client, shop.id, target.productGid);
+    },
+    { maxWait: 15_000, timeout: 30_000 },
+  );
+  logger.info("storefront metafield re-synced", { shop: target.shopDomain, product: target.productGid });
+  return "synced";
+}

@@ -1,0 +1,52 @@
+import type PgBoss from "pg-boss";
+import { z } from "zod";
+import { resyncProductMetafield, storefrontProductsOf, type StorefrontProduct } from "~/domain/storefront-sync.server";
+import { logger } from "~/lib/logger.server";
+import { queue, STOREFRONT_SYNC_QUEUE } from "./queue.server";
+
+/**
+ * Storefront re-sync jobs (app/domain/storefront-sync.server.ts). Like the delivery jobs, the process
+ * that enqueues one starts consuming the queue, and a crash leaves the job for the next consumer.
+ */
+const payloadSchema = z
+  .object({ shopDomain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/), productGid: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/) })
+  .strict();
+
+const consuming = new WeakSet<PgBoss>();
+
+export async function startStorefrontSyncWorker(boss?: PgBoss): Promise<void> {
+  const target = boss ?? (await queue());
+  if (consuming.has(target)) return;
+  consuming.add(target);
+  try {
+    await target.work<unknown>(STOREFRONT_SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+      await resyncProductMetafield(payloadSchema.parse(job.data));
+    });
+  } catch (error) {
+    consuming.delete(target);
+    throw error;
+  }
+}
+
+/** Queues a metafield rewrite for each product (one pending job per product: repeats fold into it). */
+export async function enqueueStorefrontSync(products: StorefrontProduct[]): Promise<void> {
+  if (products.length === 0) return;
+  const boss = await queue();
+  for (const product of products) {
+    const payload = payloadSchema.parse(product);
+    await boss.send(STOREFRONT_SYNC_QUEUE, payload, { singletonKey: `${payload.shopDomain}|${payload.productGid}` });
+  }
+  await startStorefrontSyncWorker(boss);
+}
+
+/**
+ * Call after a change to a model that storefronts may show (visibility, moderation, name, thumbnail).
+ * Never fails the caller's change: a queue problem is logged (the block then shows its poster until the next sync).
+ */
+export async function storefrontsShowingItemChanged(itemId: string, products?: StorefrontProduct[]): Promise<void> {
+  try {
+    await enqueueStorefrontSync(products ?? (await storefrontProductsOf(itemId)));
+  } catch (error) {
+    logger.error("could not queue the storefront re-sync", { error, itemId });
+  }
+}
