@@ -2,6 +2,7 @@ import { firebaseAuth } from "~/auth/firebase-admin.server";
 import { db, type User } from "~/db.server";
 import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
+import { cancelStripeBillingOfAccount } from "./billing-checkout.server";
 import { avatarKey, itemPrefix, userPrefix } from "~/storage/keys";
 import { notFound } from "./errors";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
@@ -49,6 +50,8 @@ export async function serveAvatar({ userId, request }: { userId: string; request
 export async function deleteAccount({ userId }: { userId: string }) {
   const user = await db().user.findUnique({ where: { id: userId }, select: { firebaseUid: true } });
   if (!user) throw notFound("User");
+  // Nobody is charged for an account that no longer exists (issue 8): a failure stops the deletion here.
+  await cancelStripeBillingOfAccount({ userId });
   const items = await db().item.findMany({ where: { ownerId: userId }, select: { id: true } });
   for (const item of items) await storage().deletePrefix(itemPrefix(item.id));
   await storage().deletePrefix(userPrefix(userId));

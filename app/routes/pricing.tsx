@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { CheckoutNote, PlanCards } from "~/components/plan-cards";
+import { BillingNote, CheckoutNote, CheckoutStatus, ManageBillingButton, PlanCards } from "~/components/plan-cards";
 import { loadPlansPage } from "~/lib/plans-page.server";
 
 export const meta: MetaFunction = () => [
@@ -13,7 +13,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, currentPlanId, signedIn } = useLoaderData<typeof loader>();
+  const { plans, currentPlanId, signedIn, billing, payments, checkout } = useLoaderData<typeof loader>();
+  const paysWithStripe = billing?.provider === "stripe" && billing.live;
   return (
     <section className="page pricing">
       <h1>Pricing</h1>
@@ -21,8 +22,17 @@ export default function Pricing() {
         Every plan includes unlimited model uploads (.glb, .ply, .ksplat). Scans turn a video or a photo set into a 3D model and cost one
         scan credit each; unused monthly scans do not carry over.
       </p>
-      <CheckoutNote />
-      <PlanCards plans={plans} currentPlanId={currentPlanId} />
+      <CheckoutStatus status={checkout} />
+      <CheckoutNote payments={payments} />
+      <BillingNote billing={billing} />
+      {paysWithStripe && payments.enabled ? (
+        <p className="plan-switch-note">
+          Plans are billed monthly from the day you subscribe. Switching starts the new plan and its monthly scans today; Stripe credits the
+          unused time of your current plan to your next invoices.
+        </p>
+      ) : null}
+      <PlanCards plans={plans} currentPlanId={currentPlanId} billing={billing} payments={payments} page="pricing" />
+      {billing?.can_manage_billing ? <ManageBillingButton page="pricing" label="Invoices and payment methods" /> : null}
       <p>
         Need more scans this month? <Link to="/topup">Top up with credit packages</Link>.
         {signedIn ? null : (

@@ -5,27 +5,40 @@ import { Dialog } from "primereact/dialog";
 import { useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
+import { BillingPanel } from "~/components/billing-panel";
+import { LedgerHistory } from "~/components/ledger-history";
 import { QuotaSummary } from "~/components/quota-summary";
 import { useToast } from "~/components/toast-provider";
+import { getBillingOverview } from "~/domain/billing-overview.server";
+import { listLedgerHistory } from "~/domain/ledger-history.server";
 import { presentPlan } from "~/domain/plan-presenter";
 import { presentCurrentUser } from "~/domain/user-presenter";
 import { getCurrentUserWithPlan } from "~/domain/users.server";
 import { xhrPut } from "~/lib/upload-flows";
 import { formatDate } from "~/lib/format";
 import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
+import { checkoutFailureMessage } from "~/lib/checkout-messages";
 
 export const meta: MetaFunction = () => [{ title: "Settings — Scanroom" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const page = await requirePageUser(request);
   const user = await getCurrentUserWithPlan({ userId: page.id });
-  return json({ user: presentCurrentUser(user), plan: user.subscription ? presentPlan(user.subscription.plan) : null });
+  const params = new URL(request.url).searchParams;
+  const [billing, ledger] = await Promise.all([getBillingOverview({ userId: page.id }), listLedgerHistory({ userId: page.id, before: params.get("ledger_before") })]);
+  return json({
+    user: presentCurrentUser(user),
+    plan: user.subscription ? presentPlan(user.subscription.plan) : null,
+    billing,
+    billingFailure: params.get("checkout") === "failed" ? checkoutFailureMessage(params.get("reason")) : null,
+    ledger,
+  });
 }
 
 const CONFIRM_WORD = "DELETE";
 
 export default function Settings() {
-  const { user, plan } = useLoaderData<typeof loader>();
+  const { user, plan, billing, billingFailure, ledger } = useLoaderData<typeof loader>();
   const { api, signOut } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
@@ -146,8 +159,15 @@ export default function Settings() {
           <p>
             <Link to="/pricing">Compare plans</Link> · <Link to="/topup">Buy more credits</Link>
           </p>
+          {user.is_admin ? (
+            <p>
+              <Link to="/admin">Admin area</Link>
+            </p>
+          ) : null}
         </section>
         <QuotaSummary />
+        <BillingPanel billing={billing} failure={billingFailure} />
+        <LedgerHistory entries={ledger.entries} olderHref={ledger.next_before ? `/settings?ledger_before=${ledger.next_before}#credit-history` : null} />
         <section className="settings-panel settings-danger" aria-labelledby="danger-heading">
           <h2 id="danger-heading">Delete account</h2>
           <p>Deleting your account removes all your models, their files and your sign-in for good. This cannot be undone.</p>
