@@ -1,32 +1,120 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { ItemViewer } from "~/components/item-viewer";
+import { postToHost, useEmbedHostApi } from "~/components/use-embed-host-api";
+import { uuidSchema } from "~/domain/schemas";
+import { getEmbedView, type EmbedView } from "~/domain/viewer-config.server";
+import { embedQuery, parseEmbedOptions } from "~/lib/embed-options";
 import type { RouteHandle } from "~/lib/route-handle";
+import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
 import { usePublicEnv } from "~/lib/use-public-env";
-import { loadVisibleItem } from "~/lib/visible-item.server";
 
-// /embed/{id}: framable by any site (entry.server sends no frame-ancestors for /embed/), no layout.
-// Private models are 404 here as everywhere; the watermark follows the item's embed setting.
+// /embed/{id}: framable by any site (entry.server: frame-ancestors *), no layout. Shows what any visitor may
+// see (public and unlisted models) with ?autorotate=&annotations=&background= over the item's settings, the
+// watermark unless its owner's plan removed it, the poster when a registered embed is no longer covered, and a
+// plain message — never a broken frame — for a private or unknown model. Drivable by postMessage (docs/embed-api.md).
 export const handle: RouteHandle = { layout: false };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return json({ item: await loadVisibleItem(request, params.id, { countView: false }) });
+  const options = parseEmbedOptions(new URL(request.url).searchParams);
+  const view: EmbedView = uuidSchema.safeParse(params.id).success
+    ? await getEmbedView({ itemId: params.id!, embedId: options.embedId })
+    : { state: "unavailable" };
+  return json({ view, options }, { status: view.state === "unavailable" ? 404 : 200 });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.item.name} — Scanroom` : "Scanroom" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const appUrl = appUrlFromMatches(matches);
+  const item = data && data.view.state !== "unavailable" ? data.view.item : null;
+  return [
+    { title: item ? `${item.name} — Scanroom` : "Model not available — Scanroom" },
+    { name: "robots", content: "noindex" },
+    ...(item && appUrl ? itemSocialMeta(item, appUrl) : []),
+  ];
+};
+
+const UNAVAILABLE = "This model is private or no longer available.";
+const NOT_READY = "This model is not ready yet.";
 
 export default function Embed() {
-  const { item } = useLoaderData<typeof loader>();
+  const { view, options } = useLoaderData<typeof loader>();
   const { appUrl } = usePublicEnv();
+  const item = view.state === "unavailable" ? null : view.item;
+  const live = view.state === "live" ? view : null;
+  const api = useEmbedHostApi({
+    itemId: live ? live.item.id : null,
+    tour: live ? live.annotations : [],
+    // Another model in this frame, with the same display options (a registered embed belongs to one model). A
+    // document load, not a client navigation: Remix's route discovery reads sessionStorage, which a cross-site
+    // frame with third-party storage blocked may not touch (docs/decisions/007).
+    onLoad: (itemId) => window.location.replace(`/embed/${itemId}${embedQuery({ ...parseEmbedOptions(new URLSearchParams(window.location.search)), embedId: null })}`),
+  });
+
+  useEffect(() => {
+    if (view.state === "unavailable") postToHost({ type: "error", itemId: null, message: UNAVAILABLE });
+    if (view.state === "poster") {
+      const message = view.reason === "not_ready" ? NOT_READY : "This embed is no longer active; showing the model's poster.";
+      postToHost({ type: "error", itemId: view.item.id, message });
+    }
+  }, [view]);
+
+  const background = options.background ?? item?.settings.background ?? undefined;
+  const pageUrl = item ? new URL(`/item/${item.id}`, appUrl).toString() : new URL("/", appUrl).toString();
+
   return (
-    <div className="embed-frame">
-      <h1 className="sr-only">{item.name}</h1>
-      {item.model_url ? <ItemViewer item={item} /> : <p className="embed-empty">This model is not ready yet.</p>}
-      {item.is_watermark_enabled ? (
-        <a className="embed-watermark" data-testid="embed-watermark" href={new URL(`/item/${item.id}`, appUrl).toString()} target="_blank" rel="noopener noreferrer">
+    <div className="embed-frame" style={background ? { background } : undefined} data-embed-state={view.state}>
+      <h1 className="sr-only">{item ? item.name : "Model not available"}</h1>
+      {live ? (
+        <div className="embed-stage" {...api.pointerHandlers} data-annotations={options.annotations ? "shown" : "hidden"}>
+          {options.annotations && live.annotations.length > 0 ? (
+            <AnnotatedViewer
+              item={live.item}
+              annotations={live.annotations}
+              background={background}
+              autorotate={options.autorotate ?? undefined}
+              onViewer={api.onViewer}
+              onReady={api.onReady}
+              onError={api.onError}
+            />
+          ) : (
+            <ItemViewer
+              item={live.item}
+              background={background}
+              autorotate={options.autorotate ?? undefined}
+              onViewer={api.onViewer}
+              onReady={api.onReady}
+              onError={api.onError}
+            />
+          )}
+        </div>
+      ) : null}
+      {view.state === "poster" ? (
+        <div className="embed-poster" data-testid="embed-poster">
+          {view.item.thumbnail_url ? <img src={view.item.thumbnail_url} alt={view.item.name} /> : null}
+          {view.reason === "not_ready" ? <p className="embed-message">{NOT_READY}</p> : null}
+          <a className="embed-open" href={pageUrl} target="_blank" rel="noopener noreferrer">
+            {`View ${view.item.name} in 3D on Scanroom`}
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </div>
+      ) : null}
+      {view.state === "unavailable" ? (
+        <div className="embed-unavailable" data-testid="embed-unavailable">
+          <p className="embed-message">{UNAVAILABLE}</p>
+          <a className="embed-open" href={pageUrl} target="_blank" rel="noopener noreferrer">
+            Explore models on Scanroom<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </div>
+      ) : null}
+      {api.tourStep ? (
+        <p className="embed-tour-caption" aria-live="polite" data-testid="embed-tour-caption">
+          {api.tourStep.title}
+        </p>
+      ) : null}
+      {live?.watermark ? (
+        <a className="embed-watermark" data-testid="embed-watermark" href={pageUrl} target="_blank" rel="noopener noreferrer">
           <img src="/favicon.svg" alt="" width={16} height={16} /> Made with Scanroom
           <span className="sr-only"> (opens in a new tab)</span>
         </a>

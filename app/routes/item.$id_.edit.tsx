@@ -1,15 +1,20 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { Button } from "primereact/button";
+import { ConfirmDialog } from "primereact/confirmdialog";
 import { useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
-import { ItemViewer } from "~/components/item-viewer";
+import { AnnotatedViewer } from "~/components/annotated-viewer";
+import { AnnotationEditorPanel, useAnnotationEditor } from "~/components/annotation-editor";
+import { MeasureScalePanel } from "~/components/measure-scale-panel";
 import { useToast } from "~/components/toast-provider";
+import { listAnnotations } from "~/domain/annotations.server";
 import { listCategories } from "~/domain/categories.server";
 import { isAppError } from "~/domain/errors";
 import { presentItem } from "~/domain/item-presenter";
 import { getOwnedItem, getVisibleItem } from "~/domain/items.server";
+import { getPlanInForce } from "~/domain/plans.server";
 import { uuidSchema } from "~/domain/schemas";
 import { getCurrentUserWithPlan } from "~/domain/users.server";
 import { xhrPut } from "~/lib/upload-flows";
@@ -28,22 +33,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
     throw error;
   }
-  const [item, categories, account] = await Promise.all([
+  const [item, categories, account, annotations, plan] = await Promise.all([
     getVisibleItem({ itemId: params.id!, viewerId: user.id }),
     listCategories(),
     getCurrentUserWithPlan({ userId: user.id }),
+    listAnnotations({ itemId: params.id! }),
+    getPlanInForce({ userId: user.id }),
   ]);
   return json({
     item: presentItem(item, user.id),
     categories,
     canRemoveWatermark: account.subscription?.plan.watermarkRemoval ?? false,
+    annotations,
+    annotationQuota: plan.annotationQuota,
   });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Edit ${data.item.name} — Scanroom` : "Edit — Scanroom" }];
 
 export default function EditItem() {
-  const { item, categories, canRemoveWatermark } = useLoaderData<typeof loader>();
+  const { item, categories, canRemoveWatermark, annotations, annotationQuota } = useLoaderData<typeof loader>();
+  const annotationEditor = useAnnotationEditor({ itemId: item.id, initial: annotations, quota: annotationQuota });
+  const [measured, setMeasured] = useState<number | null>(null);
   const { api } = useAuth();
   const toast = useToast();
   const revalidator = useRevalidator();
@@ -118,6 +129,7 @@ export default function EditItem() {
 
   return (
     <div className="edit-page">
+      <ConfirmDialog />
       <header className="edit-bar">
         <Link to={`/item/${item.id}`} className="p-button p-button-text">
           <i className="pi pi-arrow-left" aria-hidden="true" />
@@ -127,7 +139,19 @@ export default function EditItem() {
       </header>
       <div className="edit-body">
         <div className="edit-preview">
-          {item.model_url ? <ItemViewer item={item} /> : <p className="empty-state">No model file yet ({item.status}).</p>}
+          {item.model_url ? (
+            <AnnotatedViewer
+              item={item}
+              annotations={annotationEditor.annotations}
+              selectedId={annotationEditor.selectedId}
+              onSelect={annotationEditor.setSelectedId}
+              onPick={annotationEditor.placing ? annotationEditor.place : null}
+              onMeasure={setMeasured}
+              onViewer={annotationEditor.onViewer}
+            />
+          ) : (
+            <p className="empty-state">No model file yet ({item.status}).</p>
+          )}
         </div>
         <div className="edit-panels">
           <form className="edit-panel" onSubmit={save} aria-labelledby="details-heading">
@@ -153,6 +177,8 @@ export default function EditItem() {
             </select>
             <Button type="submit" label="Save changes" loading={busy === "details"} disabled={!form.name.trim() || busy !== null} />
           </form>
+          {item.model_url ? <AnnotationEditorPanel editor={annotationEditor} /> : null}
+          {item.model_url ? <MeasureScalePanel itemId={item.id} settings={item.settings} measured={measured} onSaved={() => revalidator.revalidate()} /> : null}
           <section className="edit-panel" aria-labelledby="thumb-heading">
             <h2 id="thumb-heading">Thumbnail</h2>
             {item.thumbnail_url ? <img className="edit-thumb" src={item.thumbnail_url} alt={`Thumbnail of ${item.name}`} /> : <p className="item-panel-note">No thumbnail yet: Explore shows a placeholder.</p>}

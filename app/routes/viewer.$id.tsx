@@ -1,7 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ItemStatus } from "~/components/item-status";
-import { ItemViewer } from "~/components/item-viewer";
+import { AnnotatedViewer } from "~/components/annotated-viewer";
+import { listAnnotations } from "~/domain/annotations.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import { loadVisibleItem } from "~/lib/visible-item.server";
 
@@ -9,7 +10,8 @@ import { loadVisibleItem } from "~/lib/visible-item.server";
 export const handle: RouteHandle = { layout: false };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return json({ item: await loadVisibleItem(request, params.id, { countView: true }) });
+  const item = await loadVisibleItem(request, params.id, { countView: true });
+  return json({ item, annotations: await listAnnotations({ itemId: item.id }) });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -18,12 +20,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function FullScreenViewer() {
-  const { item } = useLoaderData<typeof loader>();
+  const { item, annotations } = useLoaderData<typeof loader>();
+  // ?original=1: the owner compares the delivery copy (e.g. .sog) with the file as uploaded.
+  const [search] = useSearchParams();
+  const hasDeliveryCopy = !!item.original_url && item.delivered_format !== item.file_format;
+  const original = hasDeliveryCopy && search.get("original") === "1";
   return (
     <div className="fullscreen-viewer">
       <h1 className="sr-only">{item.name}</h1>
       {item.model_url ? (
-        <ItemViewer item={item} />
+        <AnnotatedViewer key={original ? "original" : "delivered"} item={item} annotations={annotations} original={original} />
       ) : (
         <div className="fullscreen-empty">
           <ItemStatus status={item.status} detail={item.status_detail} progress={item.progress} />
@@ -36,6 +42,16 @@ export default function FullScreenViewer() {
         <span className="fullscreen-title">
           {item.name} <small>by {item.owner.display_name ?? "Anonymous"}</small>
         </span>
+        {hasDeliveryCopy ? (
+          <Link
+            to={original ? `/viewer/${item.id}` : `/viewer/${item.id}?original=1`}
+            className="fullscreen-variant"
+            data-testid="viewer-variant"
+            title="Visitors see a compact copy made for fast viewing; you can compare it with the file you uploaded."
+          >
+            {original ? `Showing your original .${item.file_format} — show the .${item.delivered_format} visitors get` : `Showing the .${item.delivered_format} visitors get — show your original .${item.file_format}`}
+          </Link>
+        ) : null}
       </div>
     </div>
   );

@@ -1,0 +1,55 @@
+import { Dialog } from "primereact/dialog";
+import { TabPanel, TabView } from "primereact/tabview";
+import type { ItemDto } from "~/domain/item-presenter";
+import { shareUrl } from "~/lib/embed-code";
+import type { CameraView } from "~/viewer/camera-view";
+import { EmbedPanel } from "./embed-panel";
+import { ShareLinksPanel } from "./share-links-panel";
+import { ViewerSettingsPanel } from "./viewer-settings-panel";
+
+/**
+ * The owner's Share / Embed dialog on /item/{id}: links (share links spend link credits), embed code and
+ * registered embeds (embed quota, watermark), and how the viewer opens. A private model can only be set up.
+ */
+export function ShareEmbedDialog({
+  item,
+  appUrl,
+  visible,
+  onHide,
+  getCurrentView,
+  onChange,
+}: {
+  item: ItemDto;
+  appUrl: string;
+  visible: boolean;
+  onHide: () => void;
+  getCurrentView: () => CameraView | null;
+  /** Something the page shows changed (watermark, settings): reload its data. */
+  onChange: () => void;
+}) {
+  const shared = item.visibility !== "private";
+  return (
+    <Dialog header="Share / Embed" visible={visible} onHide={onHide} style={{ width: "min(42rem, 96vw)" }} dismissableMask>
+      {shared ? null : (
+        <p className="share-warn" data-testid="share-private-note">
+          This model is private. Make it public or unlisted to share or embed it.
+        </p>
+      )}
+      <TabView>
+        {shared ? (
+          <TabPanel header="Link">
+            <ShareLinksPanel itemId={item.id} pageUrl={shareUrl(appUrl, item.id)} />
+          </TabPanel>
+        ) : null}
+        {shared ? (
+          <TabPanel header="Embed">
+            <EmbedPanel item={item} appUrl={appUrl} onWatermarkChange={onChange} />
+          </TabPanel>
+        ) : null}
+        <TabPanel header="Viewer">
+          <ViewerSettingsPanel key={item.updated_at} itemId={item.id} settings={item.settings} getCurrentView={getCurrentView} onSaved={onChange} />
+        </TabPanel>
+      </TabView>
+    </Dialog>
+  );
+}

@@ -1,0 +1,102 @@
+import { Button } from "primereact/button";
+import { Checkbox } from "primereact/checkbox";
+import { useState } from "react";
+import { useAuth } from "~/auth/auth-provider";
+import { LENGTH_UNITS, type LengthUnit, type ViewerSettings } from "~/domain/viewer-settings";
+import type { CameraView } from "~/viewer/camera-view";
+import { useToast } from "./toast-provider";
+
+const UNIT_NAMES: Record<LengthUnit, string> = { m: "Metres", cm: "Centimetres", mm: "Millimetres", in: "Inches", ft: "Feet" };
+const DEFAULT_PICKER_COLOUR = "#1e1f22";
+
+/**
+ * The Viewer tab of the Share / Embed dialog: how the model opens everywhere (page, viewer, embeds) —
+ * PATCH /v1/item/{id}/settings. The opening view is taken from the viewer on the page.
+ */
+export function ViewerSettingsPanel({
+  itemId,
+  settings,
+  getCurrentView,
+  onSaved,
+}: {
+  itemId: string;
+  settings: ViewerSettings;
+  getCurrentView: () => CameraView | null;
+  onSaved: () => void;
+}) {
+  const { api } = useAuth();
+  const toast = useToast();
+  const [background, setBackground] = useState<string | null>(settings.background);
+  const [autorotate, setAutorotate] = useState(settings.autorotate);
+  const [units, setUnits] = useState<LengthUnit>(settings.units);
+  const [camera, setCamera] = useState<CameraView | null>(settings.camera);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      await api(`/item/${itemId}/settings`, { method: "PATCH", body: { background, autorotate, units, camera } });
+      toast({ severity: "success", summary: "Saved", detail: "The model opens this way from now on." });
+      onSaved();
+    } catch (error) {
+      toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const useCurrentView = () => {
+    const view = getCurrentView();
+    if (view) setCamera({ position: round(view.position), target: round(view.target) });
+    else toast({ severity: "warn", summary: "No view yet", detail: "Wait until the model is shown, then try again." });
+  };
+
+  return (
+    <form
+      className="share-panel viewer-settings"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <div className="embed-option">
+        <input
+          id="viewer-background"
+          type="color"
+          value={background ?? DEFAULT_PICKER_COLOUR}
+          onChange={(e) => setBackground(e.target.value)}
+          aria-describedby="viewer-background-note"
+        />
+        <label htmlFor="viewer-background">Background colour</label>
+        {background ? <Button type="button" size="small" text label="Use default" onClick={() => setBackground(null)} /> : null}
+      </div>
+      <p id="viewer-background-note" className="share-note">
+        {background ? `Custom: ${background}` : "Default dark grey"}
+      </p>
+      <div className="embed-option">
+        <Checkbox inputId="viewer-autorotate" checked={autorotate} onChange={(e) => setAutorotate(!!e.checked)} />
+        <label htmlFor="viewer-autorotate">Rotate slowly until the visitor moves the model</label>
+      </div>
+      <div className="embed-option">
+        <label htmlFor="viewer-units">Units for measurements</label>
+        <select id="viewer-units" className="p-inputtext" value={units} onChange={(e) => setUnits(e.target.value as LengthUnit)}>
+          {LENGTH_UNITS.map((unit) => (
+            <option key={unit} value={unit}>
+              {UNIT_NAMES[unit]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="embed-option">
+        <span data-testid="viewer-camera-state">{camera ? "Opens at the view you saved" : "Opens framed automatically"}</span>
+        <Button type="button" size="small" outlined label="Use the current view" icon="pi pi-camera" onClick={useCurrentView} />
+        {camera ? <Button type="button" size="small" text label="Frame automatically" onClick={() => setCamera(null)} /> : null}
+      </div>
+      <Button type="submit" label="Save viewer settings" loading={saving} />
+    </form>
+  );
+}
+
+function round(v: [number, number, number]): [number, number, number] {
+  return v.map((n) => Math.round(n * 1e4) / 1e4) as [number, number, number];
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import {
+  applyViewerSettingsPatch,
+  DEFAULT_VIEWER_SETTINGS,
+  migrateViewerSettings,
+  storedViewerSettings,
+  VIEWER_SETTINGS_VERSION,
+  viewerSettingsPatchSchema,
+} from "./viewer-settings";
+
+const camera = { position: [1, 2, 3] as [number, number, number], target: [0, 0.5, 0] as [number, number, number] };
+
+describe("migrateViewerSettings", () => {
+  it("gives the defaults when nothing was ever stored", () => {
+    expect(migrateViewerSettings(null, null)).toEqual(DEFAULT_VIEWER_SETTINGS);
+    expect(migrateViewerSettings(undefined, 1)).toEqual(DEFAULT_VIEWER_SETTINGS);
+    expect(migrateViewerSettings([1, 2], 1)).toEqual(DEFAULT_VIEWER_SETTINGS);
+  });
+
+  it("reads current settings unchanged", () => {
+    const stored = { camera, background: "#102030", autorotate: true, units: "cm", meters_per_unit: 0.01 };
+    expect(migrateViewerSettings(stored, VIEWER_SETTINGS_VERSION)).toEqual({ version: VIEWER_SETTINGS_VERSION, ...stored });
+  });
+
+  it("upgrades unversioned JSON: {x,y,z} camera vectors become arrays, missing fields take defaults", () => {
+    const stored = { camera: { position: { x: 1, y: 2, z: 3 }, target: { x: 0, y: 0.5, z: 0 } }, autorotate: true };
+    expect(migrateViewerSettings(stored, null)).toEqual({ ...DEFAULT_VIEWER_SETTINGS, camera, autorotate: true });
+    expect(migrateViewerSettings(stored, 0)).toEqual(migrateViewerSettings(stored, null));
+  });
+
+  it("drops fields that no longer validate instead of failing the viewer", () => {
+    const stored = {
+      camera: { position: [1, 2, 3], target: [1, 2, 3] }, // position equals target
+      background: "url(javascript:alert(1))",
+      autorotate: "yes",
+      units: "furlong",
+      meters_per_unit: -2,
+    };
+    expect(migrateViewerSettings(stored, 1)).toEqual(DEFAULT_VIEWER_SETTINGS);
+  });
+
+  it("reads settings of a newer release field by field", () => {
+    expect(migrateViewerSettings({ autorotate: true, lighting: "studio" }, VIEWER_SETTINGS_VERSION + 1)).toEqual({
+      ...DEFAULT_VIEWER_SETTINGS,
+      autorotate: true,
+    });
+  });
+});
+
+describe("patching and storing", () => {
+  it("validates a patch: known fields only, sane values, not empty", () => {
+    expect(viewerSettingsPatchSchema.safeParse({ autorotate: true }).success).toBe(true);
+    expect(viewerSettingsPatchSchema.safeParse({ camera: null, background: null, meters_per_unit: null }).success).toBe(true);
+    for (const bad of [
+      {},
+      { background: "red" },
+      { units: "furlong" },
+      { autorotate: "true" },
+      { meters_per_unit: 0 },
+      { camera: { position: [0, 0, 1] } },
+      { camera: { position: [0, 0, 1], target: [0, 0, 1] } },
+      { camera: { position: [0, 0, Number.POSITIVE_INFINITY], target: [0, 0, 0] } },
+      { zoom: 2 },
+    ]) {
+      expect(viewerSettingsPatchSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("applies only the fields a patch names; null resets to the default", () => {
+    const start = applyViewerSettingsPatch(DEFAULT_VIEWER_SETTINGS, { camera, background: "#ABCDEF", units: "in" });
+    expect(start).toEqual({ ...DEFAULT_VIEWER_SETTINGS, camera, background: "#abcdef", units: "in" });
+    const next = applyViewerSettingsPatch(start, { background: null, autorotate: true });
+    expect(next).toEqual({ ...start, background: null, autorotate: true });
+  });
+
+  it("stores the JSON and its version separately, and reads back what it stored", () => {
+    const settings = applyViewerSettingsPatch(DEFAULT_VIEWER_SETTINGS, { camera, meters_per_unit: 0.5 });
+    const row = storedViewerSettings(settings);
+    expect(row.settingsVersion).toBe(VIEWER_SETTINGS_VERSION);
+    expect(row.settings).not.toHaveProperty("version");
+    expect(migrateViewerSettings(JSON.parse(JSON.stringify(row.settings)), row.settingsVersion)).toEqual(settings);
+  });
+});

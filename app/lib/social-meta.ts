@@ -1,0 +1,60 @@
+import type { MetaDescriptor } from "@remix-run/react";
+import { embedUrl, EMBED_SIZE, shareUrl } from "./embed-code";
+import { oembedDiscoveryHref } from "./oembed";
+
+/**
+ * Link previews for a model (/item/{id}, /embed/{id}): Open Graph and Twitter card tags with the thumbnail,
+ * and oEmbed discovery so pasting the link into a CMS embeds the model. Only for models anyone with the link
+ * may see — a private model's page (its owner's) gets none.
+ */
+interface SharedItem {
+  id: string;
+  name: string;
+  description: string | null;
+  visibility: string;
+  thumbnail_url: string | null;
+  owner: { display_name: string | null };
+}
+
+const DESCRIPTION_MAX = 200;
+
+function describe(item: SharedItem): string {
+  const text = item.description?.replace(/\s+/g, " ").trim() || `A 3D model by ${item.owner.display_name ?? "Anonymous"} on Scanroom.`;
+  return text.length > DESCRIPTION_MAX ? `${text.slice(0, DESCRIPTION_MAX - 1)}…` : text;
+}
+
+export function itemSocialMeta(item: SharedItem, appUrl: string): MetaDescriptor[] {
+  if (item.visibility === "private") return [];
+  const title = `${item.name} — Scanroom`;
+  const description = describe(item);
+  const image = item.thumbnail_url ? new URL(item.thumbnail_url, appUrl).toString() : null;
+  return [
+    { name: "description", content: description },
+    { property: "og:site_name", content: "Scanroom" },
+    { property: "og:type", content: "website" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: shareUrl(appUrl, item.id) },
+    ...(image ? [{ property: "og:image", content: image }, { property: "og:image:alt", content: item.name }] : []),
+    // A player card where the site runs on https (Twitter requires it), otherwise a summary with the thumbnail.
+    ...(image && appUrl.startsWith("https:")
+      ? [
+          { name: "twitter:card", content: "player" },
+          { name: "twitter:player", content: embedUrl(appUrl, item.id) },
+          { name: "twitter:player:width", content: String(EMBED_SIZE.width) },
+          { name: "twitter:player:height", content: String(EMBED_SIZE.height) },
+        ]
+      : [{ name: "twitter:card", content: image ? "summary_large_image" : "summary" }]),
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    ...(image ? [{ name: "twitter:image", content: image }] : []),
+    { tagName: "link", rel: "canonical", href: shareUrl(appUrl, item.id) },
+    { tagName: "link", rel: "alternate", type: "application/json+oembed", href: oembedDiscoveryHref(appUrl, item.id), title: item.name },
+  ];
+}
+
+/** The site's public address from the root loader's data (meta functions see it through `matches`). */
+export function appUrlFromMatches(matches: Array<{ id: string; data: unknown }>): string | null {
+  const root = matches.find((match) => match.id === "root")?.data as { env?: { appUrl?: string } } | undefined;
+  return root?.env?.appUrl ?? null;
+}

@@ -1,0 +1,29 @@
+import type { PerspectiveCamera } from "three";
+import type { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import type { Vec3 } from "./bounds";
+import type { ViewerStage } from "./types";
+
+/** A camera view: where the camera stands and the point it orbits (the shape item settings and annotations store). */
+export interface CameraView {
+  position: Vec3;
+  target: Vec3;
+}
+
+/** Puts the camera and the orbit target at `view`; the controls keep the distance inside the model's zoom limits. */
+export function applyCameraView(camera: PerspectiveCamera, controls: OrbitControls, view: CameraView): void {
+  camera.position.fromArray(view.position);
+  controls.target.fromArray(view.target);
+  controls.update();
+}
+
+/** The current view, for saving it (item settings) or reporting it (the embed's postMessage API). */
+export function getCameraView(stage: Pick<ViewerStage, "camera" | "controls">): CameraView {
+  return { position: stage.camera.position.toArray() as Vec3, target: stage.controls.target.toArray() as Vec3 };
+}
+
+/** Moves a live viewer to `view`: stops autorotation (a chosen view should stay put) and draws a frame. */
+export function setCameraView(stage: Pick<ViewerStage, "camera" | "controls" | "requestRender">, view: CameraView): void {
+  stage.controls.autoRotate = false;
+  applyCameraView(stage.camera, stage.controls, view);
+  stage.requestRender();
+}

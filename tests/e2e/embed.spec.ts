@@ -1,0 +1,250 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Page } from "@playwright/test";
+import { PNG } from "pngjs";
+import { createIdentity } from "../setup/firebase-users";
+import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
+import { BASE_URL, createCreator, disconnect, setUserPlan, uploadModel, type Creator } from "./site-seed";
+
+// Embeds (issue 6): a page on another origin frames /embed/{id}, sees the model rendered, drives it through the
+// postMessage API (docs/embed-api.md) and hears its events; the watermark follows the plan; a private model is
+// refused inside the frame with a plain message.
+
+const VIEWER_BACKGROUND: [number, number, number] = [0x1e, 0x1f, 0x22];
+type Vec3 = [number, number, number];
+interface EmbedEvent {
+  channel: string;
+  version: number;
+  type: string;
+  itemId?: string | null;
+  requestId?: string;
+  message?: string;
+  position?: Vec3;
+  target?: Vec3;
+  x?: number;
+  y?: number;
+  index?: number;
+  title?: string;
+  completed?: boolean;
+}
+
+/**
+ * The "other site": a real HTTP server on 127.0.0.1 (the app is on localhost) whose page frames an embed with the
+ * attributes of our embed code.
+ */
+async function startHost() {
+  const server = createServer((req, res) => {
+    const src = new URL(req.url ?? "/", "http://host").searchParams.get("src") ?? "";
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A blog post</title></head>
+<body style="margin:0">
+<iframe id="model" title="3D model" src="${src.replace(/"/g, "&quot;")}" width="640" height="480" style="border:0;display:block" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>
+<script>
+  window.__events = [];
+  const frame = document.getElementById("model");
+  window.addEventListener("message", (event) => {
+    if (event.source === frame.contentWindow && event.data && event.data.channel === "scanroom") window.__events.push(event.data);
+  });
+  window.send = (command) => frame.contentWindow.postMessage(Object.assign({ channel: "scanroom", version: 1 }, command), "*");
+</script>
+</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    pageFor: (itemId: string, query = "") => `${origin}/?src=${encodeURIComponent(`${BASE_URL}/embed/${itemId}${query}`)}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: EmbedEvent[] }).__events);
+const send = (page: Page, command: Record<string, unknown>) =>
+  page.evaluate((c) => (window as unknown as { send: (c: unknown) => void }).send(c), command);
+
+async function waitForEvent(page: Page, match: (event: EmbedEvent) => boolean, what: string): Promise<EmbedEvent> {
+  let found: EmbedEvent | undefined;
+  await expect.poll(async () => (found = (await events(page)).find(match)) !== undefined, { message: `waiting for ${what}`, timeout: 90_000 }).toBe(true);
+  return found!;
+}
+
+async function frameScreenshot(page: Page) {
+  return PNG.sync.read(await page.locator("#model").screenshot());
+}
+
+function shareOfChangedPixels(a: PNG, b: PNG) {
+  let changed = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) + Math.abs(a.data[i + 2] - b.data[i + 2]);
+    if (d > 40) changed++;
+  }
+  return changed / (a.width * a.height);
+}
+
+function expectClose(actual: Vec3 | undefined, expected: Vec3) {
+  expect(actual).toHaveLength(3);
+  actual!.forEach((value, i) => expect(value).toBeCloseTo(expected[i], 3));
+}
+
+let host: Awaited<ReturnType<typeof startHost>>;
+let creator: Creator;
+
+test.beforeAll(async () => {
+  host = await startHost();
+  creator = await createCreator("Embed Author");
+});
+
+test.afterAll(async () => {
+  await host?.close();
+  await disconnect();
+});
+
+test("a page on another origin frames the model, hears ready, drives the camera and plays a tour", async ({ page, consoleErrors }) => {
+  const itemId = await uploadModel(creator, { name: "Specular spheres" });
+  await page.goto(host.pageFor(itemId));
+  const frame = page.frameLocator("#model");
+  const ready = await waitForEvent(page, (e) => e.type === "ready", "ready");
+  expect(ready).toMatchObject({ channel: "scanroom", version: 1, itemId, format: "glb" });
+  await expect(frame.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready");
+  await expect(frame.getByTestId("embed-watermark")).toHaveText(/Made with Scanroom/);
+  await page.waitForTimeout(1000); // a few frames after ready, so the first image has settled
+  expect(await shareOfNonBackgroundPixels(page, "#model", VIEWER_BACKGROUND)).toBeGreaterThan(0.02);
+
+  // The camera: read it, move it three times further out, and see both the answer and the pixels change.
+  await send(page, { type: "getCamera", requestId: "before" });
+  const before = await waitForEvent(page, (e) => e.type === "camera" && e.requestId === "before", "camera before");
+  const target = before.target!;
+  const offset = before.position!.map((v, i) => v - target[i]) as Vec3;
+  const further = target.map((v, i) => v + offset[i] * 3) as Vec3;
+  const imageBefore = await frameScreenshot(page);
+  await send(page, { type: "setCamera", position: further, target, requestId: "move" });
+  const moved = await waitForEvent(page, (e) => e.type === "camera" && e.requestId === "move", "camera after setCamera");
+  expectClose(moved.position, further);
+  await page.waitForTimeout(1000);
+  expect(shareOfChangedPixels(imageBefore, await frameScreenshot(page))).toBeGreaterThan(0.01);
+
+  // A malformed command is answered, not obeyed.
+  await send(page, { type: "setCamera", position: [1, 2], target });
+  const refused = await waitForEvent(page, (e) => e.type === "error" && !!e.message?.includes("setCamera"), "error for a bad command");
+  expect(refused.message).toContain("position");
+
+  // A click (not a drag) is reported where it happened.
+  await page.locator("#model").click({ position: { x: 320, y: 240 } });
+  const click = await waitForEvent(page, (e) => e.type === "click", "click");
+  expect(click.x).toBeCloseTo(0.5, 1);
+  expect(click.y).toBeCloseTo(0.5, 1);
+
+  // A tour through an annotation with a saved view ends at that view.
+  const side: Vec3 = [target[0] + offset[2], target[1] + offset[1], target[2] - offset[0]];
+  const annotation = await fetch(`${BASE_URL}/v1/item/${itemId}/annotations`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${creator.token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ title: "From the side", position: target, camera: { position: side, target } }),
+  });
+  expect(annotation.status).toBe(200);
+  await page.reload();
+  await waitForEvent(page, (e) => e.type === "ready", "ready after reload");
+  // A long step: the caption shows and the camera flies to the stop's view until the host stops the tour.
+  await send(page, { type: "playTour", stepMs: 60_000 });
+  const step = await waitForEvent(page, (e) => e.type === "tourStep", "tourStep");
+  expect(step).toMatchObject({ index: 0, title: "From the side" });
+  await expect(frame.getByTestId("embed-tour-caption")).toHaveText("From the side");
+  let asked = 0;
+  await expect
+    .poll(async () => {
+      const requestId = `tour-${++asked}`;
+      await send(page, { type: "getCamera", requestId });
+      const camera = await waitForEvent(page, (e) => e.type === "camera" && e.requestId === requestId, "camera during the tour");
+      return Math.max(...camera.position!.map((v, i) => Math.abs(v - side[i])));
+    })
+    .toBeLessThan(1e-3);
+  await send(page, { type: "stopTour" });
+  expect(await waitForEvent(page, (e) => e.type === "tourEnd", "tourEnd")).toMatchObject({ completed: false });
+  await expect(frame.getByTestId("embed-tour-caption")).toHaveCount(0);
+  // A short one runs to its end.
+  await send(page, { type: "playTour", stepMs: 500 });
+  expect(await waitForEvent(page, (e) => e.type === "tourEnd" && e.completed === true, "a completed tour")).toMatchObject({ itemId });
+  expect(consoleErrors).toEqual([]);
+});
+
+test("the watermark goes when a plan that allows it turns it off", async ({ page, consoleErrors }) => {
+  const owner = await createCreator("Growth Author");
+  const itemId = await uploadModel(owner, { name: "Clean embed" });
+  await setUserPlan(owner.userId, "growth");
+  const off = await fetch(`${BASE_URL}/v1/item/${itemId}/embed/watermark`, {
+    method: "PATCH",
+    headers: { Authorization: `Bearer ${owner.token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ is_watermark_enabled: false }),
+  });
+  expect(off.status).toBe(200);
+  await page.goto(host.pageFor(itemId, "?background=%23ffffff"));
+  const frame = page.frameLocator("#model");
+  await waitForEvent(page, (e) => e.type === "ready", "ready");
+  await expect(frame.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready");
+  await expect(frame.getByTestId("embed-watermark")).toHaveCount(0);
+  await page.waitForTimeout(1000);
+  expect(await shareOfNonBackgroundPixels(page, "#model", [255, 255, 255])).toBeGreaterThan(0.02);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("a private model is refused inside the frame, and the load command shows another model", async ({ page, consoleErrors }) => {
+  const hidden = await uploadModel(creator, { name: "Not for you", visibility: "private" });
+  const shown = await uploadModel(creator, { name: "For everyone", visibility: "unlisted" });
+  await page.goto(host.pageFor(hidden));
+  const frame = page.frameLocator("#model");
+  await expect(frame.getByText("This model is private or no longer available.")).toBeVisible();
+  await expect(frame.getByText("Not for you")).toHaveCount(0);
+  const error = await waitForEvent(page, (e) => e.type === "error", "error");
+  expect(error).toMatchObject({ itemId: null, message: "This model is private or no longer available." });
+
+  await send(page, { type: "load", itemId: shown });
+  expect(await waitForEvent(page, (e) => e.type === "ready", "ready")).toMatchObject({ itemId: shown });
+  await expect(frame.getByRole("heading", { level: 1 })).toHaveText("For everyone");
+  // The browser logs the refused frame's 404; nothing else may be logged.
+  expect(consoleErrors.filter((e) => !e.includes("404"))).toEqual([]);
+  consoleErrors.splice(0, consoleErrors.length);
+});
+
+test("the owner shares and embeds from the model page: links, embed code, registered embeds, viewer settings", async ({ page, consoleErrors }) => {
+  const identity = await createIdentity({ name: "Dialog Owner" });
+  const me = await (await fetch(`${BASE_URL}/v1/user`, { headers: { Authorization: `Bearer ${identity.idToken}` } })).json();
+  const itemId = await uploadModel({ token: identity.idToken, userId: me.data.user.id, name: "Dialog Owner" }, { name: "Shared chair", visibility: "unlisted" });
+  await page.goto(`/auth?redirect=${encodeURIComponent(`/item/${itemId}`)}`);
+  await page.locator("#signin-email").fill(identity.email);
+  await page.locator("#signin-password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(`**/item/${itemId}`);
+  await expect(page.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+
+  await page.getByRole("button", { name: "Share / Embed" }).click();
+  const dialog = page.getByRole("dialog", { name: "Share / Embed" });
+  await expect(dialog.getByTestId("share-page-link")).toHaveValue(`${BASE_URL}/item/${itemId}`);
+  await expect(dialog.getByTestId("link-credits")).toHaveText("3/3");
+  await dialog.getByLabel("Label for the new link (optional)").fill("Newsletter");
+  await dialog.getByRole("button", { name: "Create link" }).click();
+  await expect(dialog.getByTestId("share-links").getByLabel("Newsletter", { exact: true })).toHaveValue(new RegExp(`^${BASE_URL}/s/[A-Za-z0-9]{10}$`));
+  await expect(dialog.getByTestId("link-credits")).toHaveText("2/3");
+
+  await dialog.getByRole("tab", { name: "Embed" }).click();
+  await dialog.getByText("Rotate slowly", { exact: true }).click();
+  await expect(dialog.getByTestId("dialog-embed-code")).toHaveValue(new RegExp(`src="${BASE_URL}/embed/${itemId}\\?autorotate=1"`));
+  await expect(dialog.getByRole("switch")).toBeDisabled(); // the free plan keeps the watermark
+  await expect(dialog.getByText("Removing the watermark needs the Growth or Pro plan.")).toBeVisible();
+  await dialog.getByLabel("Where you will embed it (optional)").fill("Shop homepage");
+  await dialog.getByRole("button", { name: "Register embed" }).click();
+  await expect(dialog.getByTestId("registered-embeds").getByLabel("Shop homepage", { exact: true })).toHaveValue(new RegExp(`/embed/${itemId}\\?embed_id=`));
+  await expect(dialog.getByTestId("embed-credits")).toHaveText("0/1");
+  await expect(dialog.getByRole("button", { name: "Register embed" })).toBeDisabled();
+
+  await dialog.getByRole("tab", { name: "Viewer" }).click();
+  await expect(dialog.getByTestId("viewer-camera-state")).toHaveText("Opens framed automatically");
+  await dialog.getByRole("button", { name: "Use the current view" }).click();
+  await expect(dialog.getByTestId("viewer-camera-state")).toHaveText("Opens at the view you saved");
+  await dialog.getByText("Rotate slowly until the visitor moves the model").click();
+  await dialog.getByLabel("Units for measurements").selectOption("cm");
+  await dialog.getByRole("button", { name: "Save viewer settings" }).click();
+  await expect(page.getByText("The model opens this way from now on.")).toBeVisible();
+  const saved = (await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings;
+  expect(saved).toMatchObject({ autorotate: true, units: "cm", camera: { position: expect.any(Array), target: expect.any(Array) } });
+  expect(consoleErrors).toEqual([]);
+});
