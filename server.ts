@@ -1,5 +1,6 @@
 // The production HTTP server: Express in front of the Remix build. `npm start` runs it on embedded
 // defaults (scripts/start.mjs); `npm run serve` runs it against configured services.
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -18,6 +19,27 @@ function closeUnreadRequests(req: express.Request, res: express.Response, next: 
   const writeHead = res.writeHead;
   res.writeHead = function (this: express.Response, ...args: Parameters<typeof writeHead>) {
     if (!req.complete && req.method !== "GET" && req.method !== "HEAD") this.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+}
+
+const SAFE_REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+/**
+ * Every response names its request (X-Request-Id: a proxy's id when it sent a sane one, else a new
+ * one) and how long the server took until the headers (Server-Timing), for support and for the
+ * admins' developer tools, which read both from the browser's performance entries.
+ */
+function tagRequests(req: express.Request, res: express.Response, next: express.NextFunction) {
+  const started = process.hrtime.bigint();
+  const incoming = req.headers["x-request-id"];
+  const id = typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader("X-Request-Id", id);
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: express.Response, ...args: Parameters<typeof writeHead>) {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (!this.headersSent) this.setHeader("Server-Timing", `app;dur=${ms.toFixed(1)}, request;desc="${id}"`);
     return writeHead.apply(this, args);
   } as typeof writeHead;
   next();
@@ -45,6 +67,7 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", true);
+  app.use(tagRequests);
   app.use(closeUnreadRequests);
   app.use(redirectLegacyHosts());
   // Model bytes keep their Content-Length (the viewer's progress bar reads it): no compression.

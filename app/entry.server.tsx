@@ -40,8 +40,12 @@ export default function handleRequest(
     // frame-ancestors when the URL names a valid shop.
     responseHeaders.set("Content-Security-Policy", "frame-ancestors https://admin.shopify.com https://*.myshopify.com");
     addShopifyDocumentHeaders(request, responseHeaders);
-  } else if (!pathname.startsWith("/embed/") && !responseHeaders.has("X-Frame-Options")) {
-    // The site itself is not framable; /embed/{id} is, by any site.
+  } else if (pathname.startsWith("/embed/")) {
+    // /embed/{id} is framable by any site (storefronts, blogs, CMSs), said explicitly so no default tightens it.
+    responseHeaders.set("Content-Security-Policy", "frame-ancestors *");
+    responseHeaders.delete("X-Frame-Options");
+  } else if (!responseHeaders.has("X-Frame-Options")) {
+    // The site itself is not framable.
     responseHeaders.set("Content-Security-Policy", "frame-ancestors 'self'");
   }
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");

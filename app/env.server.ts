@@ -17,6 +17,19 @@ const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
 
+/** `http://127.0.0.1:4100` and the like: a plain origin on this machine, nothing else. */
+function isLoopbackHttpOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    url.protocol === "http:" &&
+    ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) &&
+    url.pathname === "/" &&
+    !url.search &&
+    !url.username
+  );
+}
+
 const baseSchema = z.object({
   SCANROOM_PROFILE: z.enum(["local", "production"]).default("local"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -50,6 +63,16 @@ const baseSchema = z.object({
   SHOPIFY_APP_URL: optionalString.pipe(z.string().url().optional()),
   SHOPIFY_SCOPES: z.string().default("read_products,write_products"),
   SHOPIFY_APP_LISTING_URL: z.string().url().default("https://apps.shopify.com/"),
+  // Tests only (docs/decisions/013): a local fake of Shopify that the Shopify library's calls to a shop
+  // (`https://{shop}/admin/...`) go to instead, as `{origin}/{shop}/admin/...`. Loopback only: those calls
+  // carry the shop's access token.
+  SHOPIFY_TEST_ADMIN_ORIGIN: optionalString.pipe(
+    z
+      .string()
+      .url()
+      .refine((value) => isLoopbackHttpOrigin(value), "must be an http:// origin on 127.0.0.1, localhost or [::1]")
+      .optional(),
+  ),
   TERMS_URL: z.string().url().default("https://scanroom.app/terms"),
   WEBSITE_URL: z.string().url().default("https://scanroom.app/"),
   LEGACY_HOSTS: z.string().default(""),
@@ -61,6 +84,11 @@ const baseSchema = z.object({
   RECAPTCHA_VERIFY_URL: z.string().url().default("https://www.google.com/recaptcha/api/siteverify"),
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // Stripe payments on the site (docs/decisions/009). Without a key, the pricing and top-up pages say
+  // online checkout is not available. STRIPE_API_BASE points the client elsewhere (tests' fake Stripe).
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_BASE: optionalString.pipe(z.string().url().optional()),
 });
 
 type Raw = z.infer<typeof baseSchema>;
@@ -96,6 +124,13 @@ function productionProblems(raw: Raw): string[] {
       "FIREBASE_AUTH_EMULATOR_HOST must not be set in the production profile (the emulator accepts unsigned tokens)",
     );
   }
+  if (raw.SHOPIFY_TEST_ADMIN_ORIGIN) {
+    problems.push("SHOPIFY_TEST_ADMIN_ORIGIN must not be set in the production profile (Shopify calls go to Shopify itself)");
+  }
+  if (raw.STRIPE_API_BASE) problems.push("STRIPE_API_BASE must not be set in the production profile (payments go to Stripe itself)");
+  if (raw.STRIPE_SECRET_KEY && !/^(sk|rk)_live_/.test(raw.STRIPE_SECRET_KEY)) {
+    problems.push("STRIPE_SECRET_KEY must be a live key (sk_live_… or rk_live_…) in the production profile: test-mode payments grant nothing real");
+  }
   for (const name of ["SESSION_SECRET", "STORAGE_SIGNING_SECRET"] as const) {
     const value = raw[name];
     if (value && value.length < 32) problems.push(`${name} must be at least 32 characters`);
@@ -121,6 +156,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const raw = parsed.data;
+  if (Boolean(raw.STRIPE_SECRET_KEY) !== Boolean(raw.STRIPE_WEBHOOK_SECRET)) {
+    throw new EnvError(["STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all (payments need both)"]);
+  }
   const isProduction = raw.SCANROOM_PROFILE === "production";
   if (isProduction) {
     const problems = productionProblems(raw);

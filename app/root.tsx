@@ -21,6 +21,7 @@ import { AuthProvider, type SiteUser } from "~/auth/auth-provider";
 import { getPageUser } from "~/auth/require-user.server";
 import { AnnouncementBar } from "~/components/announcement-bar";
 import { BootSpinner } from "~/components/boot-spinner";
+import { DevTools } from "~/components/dev-tools";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { ToastProvider } from "~/components/toast-provider";
@@ -100,6 +101,7 @@ function App() {
               <Outlet />
             </main>
             {layout ? <SiteFooter env={env} /> : null}
+            {layout ? <DevTools env={env} /> : null}
           </UploadDialogProvider>
         </AuthProvider>
       </ToastProvider>

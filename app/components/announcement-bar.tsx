@@ -50,31 +50,48 @@ export function AnnouncementBar() {
   return (
     <div className="announcements" data-testid="announcement-bar">
       {visible.map((a) => (
-        <section
+        <AnnouncementBanner
           key={a.id}
-          className="announcement"
-          data-testid="announcement"
-          data-announcement-id={a.id}
-          aria-label="Announcement"
-          style={{ background: a.background_color ?? DEFAULT_ANNOUNCEMENT_BACKGROUND, color: a.text_color ?? DEFAULT_ANNOUNCEMENT_TEXT }}
-        >
-          {/* Sanitised on the server when saved and again when served (app/lib/sanitize-html.server.ts). */}
-          <div className="announcement-content" dangerouslySetInnerHTML={{ __html: a.content }} />
-          {a.is_closable ? (
-            <button
-              type="button"
-              className="announcement-close"
-              aria-label="Close announcement"
-              onClick={() => {
-                closeAnnouncement(a.id);
-                setClosed(readClosedAnnouncements());
-              }}
-            >
-              <i className="pi pi-times" aria-hidden="true" />
-            </button>
-          ) : null}
-        </section>
+          announcement={a}
+          onClose={() => {
+            closeAnnouncement(a.id);
+            setClosed(readClosedAnnouncements());
+          }}
+        />
       ))}
     </div>
+  );
+}
+
+/**
+ * One banner: HTML content on its colours (SPEC's defaults when none), with a close button when closable.
+ * Also the admin editor's live preview, so the preview looks exactly like the bar.
+ */
+export function AnnouncementBanner({
+  announcement: a,
+  onClose,
+  preview = false,
+}: {
+  announcement: Pick<AnnouncementDto, "id" | "content" | "background_color" | "text_color" | "is_closable">;
+  onClose?: () => void;
+  /** An admin preview: labelled as such, and its close button does nothing. */
+  preview?: boolean;
+}) {
+  return (
+    <section
+      className="announcement"
+      data-testid={preview ? "announcement-preview" : "announcement"}
+      data-announcement-id={preview ? undefined : a.id}
+      aria-label={preview ? "Announcement preview" : "Announcement"}
+      style={{ background: a.background_color ?? DEFAULT_ANNOUNCEMENT_BACKGROUND, color: a.text_color ?? DEFAULT_ANNOUNCEMENT_TEXT }}
+    >
+      {/* Sanitised on the server when saved and again when served (app/lib/sanitize-html.server.ts). */}
+      <div className="announcement-content" dangerouslySetInnerHTML={{ __html: a.content }} />
+      {a.is_closable ? (
+        <button type="button" className="announcement-close" aria-label="Close announcement" onClick={onClose} disabled={preview}>
+          <i className="pi pi-times" aria-hidden="true" />
+        </button>
+      ) : null}
+    </section>
   );
 }

@@ -4,8 +4,9 @@
  * an effect, so it is code-split and server rendering never touches WebGL.
  */
 import { useEffect, useRef, useState, type CSSProperties } from "react";
-import type { Viewer, ViewerReadyEvent } from "../viewer";
-import { downloadModel } from "../viewer/download";
+import type { CameraView, Viewer, ViewerReadyEvent } from "../viewer";
+import { startModelDownload } from "../viewer/download";
+import { ViewerToolbar } from "./viewer-toolbar";
 
 export interface ModelSource {
   url: string;
@@ -24,12 +25,20 @@ export interface ModelViewerProps {
   className?: string;
   /** Slowly orbit the model until the user interacts. */
   autorotate?: boolean;
+  /** Opening camera view (the item's viewer settings); applied when a source starts loading. */
+  initialCamera?: CameraView | null;
   onReady?: (info: ViewerReadyEvent) => void;
   onError?: (error: Error) => void;
+  /**
+   * Called with the viewer once its model is shown, for add-ons (hotspots, measuring); the
+   * returned function runs before that viewer is disposed.
+   */
+  onViewer?: (viewer: Viewer) => (() => void) | void;
 }
 
 type ViewState =
-  | { status: "loading"; phase: "download" | "prepare"; loaded: number; total: number | null }
+  // `preview`: the first splats are on screen while the rest downloads (the bar moves aside).
+  | { status: "loading"; phase: "download" | "prepare"; loaded: number; total: number | null; preview?: boolean }
   | { status: "ready" }
   | { status: "error"; message: string };
 
@@ -82,6 +91,7 @@ const styles = {
     overflow: "hidden",
   },
   fill: { height: "100%", borderRadius: 3, background: "#4f8cff", transition: "width 120ms linear" },
+  docked: { justifyContent: "flex-end", paddingBottom: 20, textShadow: "0 1px 2px rgba(0, 0, 0, 0.8)" },
   error: {
     maxWidth: "min(480px, 90%)",
     padding: "10px 14px",
@@ -92,16 +102,20 @@ const styles = {
   },
 } satisfies Record<string, CSSProperties>;
 
-export function ModelViewer({ source, background, className, autorotate, onReady, onError }: ModelViewerProps) {
+export function ModelViewer({ source, background, className, autorotate, initialCamera, onReady, onError, onViewer }: ModelViewerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<ViewState>(INITIAL_STATE);
+  const [shownViewer, setShownViewer] = useState<Viewer | null>(null);
   const onReadyRef = useRef(onReady);
   const onErrorRef = useRef(onError);
-  const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate });
+  const onViewerRef = useRef(onViewer);
+  const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, initialCamera });
   useEffect(() => {
     onReadyRef.current = onReady;
     onErrorRef.current = onError;
-    optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate };
+    onViewerRef.current = onViewer;
+    optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, initialCamera };
   });
 
   const { url, token, fileName } = source;
@@ -114,8 +128,9 @@ export function ModelViewer({ source, background, className, autorotate, onReady
     const abort = new AbortController();
     let cancelled = false;
     let viewer: Viewer | null = null;
+    let detachAddons: (() => void) | void = undefined;
     const xorKey = xorKeyId ? Uint8Array.from(xorKeyId.split(","), Number) : null;
-    const { background: bg, autorotate: rotate } = optionsRef.current;
+    const { background: bg, autorotate: rotate, initialCamera: camera } = optionsRef.current;
     setState(INITIAL_STATE);
 
     const fail = (error: unknown) => {
@@ -129,7 +144,9 @@ export function ModelViewer({ source, background, className, autorotate, onReady
     let lastStep = -1;
     const viewerModule = import("../viewer");
     viewerModule.catch(() => undefined); // reported through the await below
-    const bytesPromise = downloadModel({
+    // The download starts at once, before the viewer bundle has arrived; the viewer then reads the
+    // bytes as they come (format detection, first splats of a plain .ply before the end).
+    const download = startModelDownload({
       url,
       token,
       xorKey,
@@ -139,35 +156,50 @@ export function ModelViewer({ source, background, className, autorotate, onReady
         const step = total ? Math.floor((loaded / total) * 100) : Math.floor(loaded / 262_144);
         if (step === lastStep) return;
         lastStep = step;
-        setState({ status: "loading", phase: "download", loaded, total });
+        setState((previous) => ({ status: "loading", phase: "download", loaded, total, preview: previous.status === "loading" && previous.preview }));
       },
     });
+    download.done.then(
+      (bytes) => {
+        if (cancelled) return;
+        setState((previous) => (previous.status === "loading" ? { ...previous, phase: "prepare", loaded: bytes.byteLength } : previous));
+      },
+      () => undefined, // reported by viewer.load()
+    );
 
     (async () => {
-      const bytes = await bytesPromise;
-      if (cancelled) return;
-      setState((previous) =>
-        previous.status === "loading" ? { ...previous, phase: "prepare", loaded: bytes.byteLength } : previous,
-      );
       const { createViewer } = await viewerModule;
       if (cancelled) return;
-      viewer = createViewer({ container: host, background: bg, autorotate: rotate });
+      viewer = createViewer({
+        container: host,
+        background: bg,
+        autorotate: rotate,
+        initialCamera: camera ?? undefined,
+        fullscreenElement: rootRef.current ?? host,
+      });
       viewer.on("ready", (info) => onReadyRef.current?.(info));
       viewer.on("error", fail); // also reports failures after the model was shown, e.g. a lost WebGL context
-      await viewer.load({ bytes, fileName });
+      viewer.on("preview", () => {
+        if (!cancelled) setState((previous) => (previous.status === "loading" ? { ...previous, preview: true } : previous));
+      });
+      await viewer.load({ download, fileName });
     })().then(
       () => {
         if (cancelled || !viewer) return;
         setState({ status: "ready" });
+        setShownViewer(viewer);
+        detachAddons = onViewerRef.current?.(viewer);
       },
-      fail,
+      fail, // download failures (HTTP status, empty body) come through load() too
     );
 
     return () => {
       cancelled = true;
       abort.abort();
+      detachAddons?.();
       viewer?.dispose();
       viewer = null;
+      setShownViewer(null);
     };
   }, [url, token, fileName, xorKeyId]);
 
@@ -184,7 +216,7 @@ export function ModelViewer({ source, background, className, autorotate, onReady
     else if (state.total) label = `Downloading model… ${percent}%`;
     else if (state.loaded > 0) label = `Downloading model… ${formatMegabytes(state.loaded)}`;
     overlay = (
-      <div className="mv-overlay" style={styles.overlay}>
+      <div className={state.preview ? "mv-overlay mv-overlay-docked" : "mv-overlay"} style={state.preview ? { ...styles.overlay, ...styles.docked } : styles.overlay}>
         <div
           className="mv-progress"
           role="progressbar"
@@ -212,10 +244,12 @@ export function ModelViewer({ source, background, className, autorotate, onReady
 
   return (
     <div
+      ref={rootRef}
       className={className ? `mv-root ${className}` : "mv-root"}
       style={rootStyle}
       data-testid="model-viewer"
       data-state={state.status}
+      data-preview={state.status === "loading" && state.preview ? "true" : undefined}
       aria-busy={state.status === "loading"}
     >
       <div
@@ -226,6 +260,7 @@ export function ModelViewer({ source, background, className, autorotate, onReady
         aria-label={fileName ? `3D model: ${fileName}` : "3D model"}
       />
       {overlay}
+      {shownViewer && state.status === "ready" ? <ViewerToolbar viewer={shownViewer} frame={rootRef} /> : null}
     </div>
   );
 }

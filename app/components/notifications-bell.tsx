@@ -24,6 +24,8 @@ const KIND_ICON: Record<string, string> = {
   scan_failed: "pi pi-times-circle",
   quota_warning: "pi pi-exclamation-triangle",
   announcement: "pi pi-megaphone",
+  moderation: "pi pi-flag",
+  plan_changed: "pi pi-credit-card",
 };
 
 /** The header's bell (always shown): unread count, and a list that marks everything read when opened. */

@@ -3,6 +3,7 @@ import { Button } from "primereact/button";
 import { useAuth } from "~/auth/auth-provider";
 import type { PublicEnv } from "~/env.server";
 import { useDevMode } from "~/lib/dev-mode";
+import { devToolsAccess } from "~/lib/dev-tools-access";
 
 export const COPYRIGHT_YEAR = 2025;
 
@@ -10,7 +11,7 @@ export function SiteFooter({ env }: { env: PublicEnv }) {
   const { user } = useAuth();
   const [devMode, toggleDevMode] = useDevMode();
   // SPEC §6: in production the dev-mode toggle is for admins only.
-  const canToggle = env.profile !== "production" || user?.isAdmin === true;
+  const canToggle = devToolsAccess({ profile: env.profile, isAdmin: user?.isAdmin === true, devMode }).mayToggle;
   return (
     <footer className="site-footer">
       <span>© {COPYRIGHT_YEAR} Scanroom. All rights reserved.</span>

@@ -1,13 +1,15 @@
 import { db, type Announcement } from "~/db.server";
 import { safeCssColor } from "~/lib/css-color";
 import { sanitizeAnnouncementHtml } from "~/lib/sanitize-html.server";
+import { checkCompleteOrder } from "~/lib/reorder";
+import { audited } from "./audit.server";
 import { invalidInput, notFound } from "./errors";
 import type { AnnouncementInput } from "./schemas";
 
 /**
  * Announcements (SPEC §2 "Announcement bar", §3). Content is HTML: sanitised when saved and again when
  * rendered, so a row written by an older version or by hand can never carry a script to the page.
- * Colours are checked too, because they go into inline styles.
+ * Colours are checked too, because they go into inline styles. Every change is audited (audit.server.ts).
  */
 export function presentAnnouncement(row: Announcement) {
   return {
@@ -24,11 +26,13 @@ export function presentAnnouncement(row: Announcement) {
 }
 export type AnnouncementDto = ReturnType<typeof presentAnnouncement>;
 
+const BY_ORDER = [{ order: "asc" as const }, { createdAt: "asc" as const }];
+
 /** The bar's list: active announcements, by `order` ascending (oldest first on ties). */
 export async function listActiveAnnouncements(): Promise<AnnouncementDto[]> {
   const rows = await db().announcement.findMany({
     where: { isActive: true },
-    orderBy: [{ order: "asc" }, { createdAt: "asc" }],
+    orderBy: BY_ORDER,
     take: 20,
   });
   return rows.map(presentAnnouncement).filter((a) => a.content !== "");
@@ -54,27 +58,78 @@ function toData(input: Partial<AnnouncementInput>) {
   };
 }
 
-/** Creates an announcement (admin); content is sanitised before it is stored. */
-export async function createAnnouncement(input: AnnouncementInput): Promise<AnnouncementDto> {
+/** Who made a change, for the audit log (null: the system, e.g. a seed script). */
+interface Actor {
+  actorId?: string | null;
+}
+
+/**
+ * Creates an announcement (admin); content is sanitised before it is stored. Without an `order` it
+ * goes after the last one. Audited.
+ */
+export async function createAnnouncement(input: AnnouncementInput, { actorId = null }: Actor = {}): Promise<AnnouncementDto> {
   const data = toData(input);
-  const row = await db().announcement.create({ data: { ...data, content: data.content! } });
-  return presentAnnouncement(row);
+  return audited(actorId, async (tx) => {
+    const order = data.order ?? ((await tx.announcement.aggregate({ _max: { order: true } }))._max.order ?? -1) + 1;
+    const row = await tx.announcement.create({ data: { ...data, content: data.content!, order } });
+    const result = presentAnnouncement(row);
+    return { result, audit: { action: "announcement.create", targetType: "announcement", targetId: row.id, before: null, after: result } };
+  });
 }
 
-/** Updates an announcement (admin); only the given fields change. */
-export async function updateAnnouncement({ id, changes }: { id: string; changes: Partial<AnnouncementInput> }) {
-  const { count } = await db().announcement.updateMany({ where: { id }, data: toData(changes) });
-  if (count === 0) throw notFound("Announcement");
-  return presentAnnouncement(await db().announcement.findUniqueOrThrow({ where: { id } }));
+/** Updates an announcement (admin); only the given fields change. Audited. */
+export async function updateAnnouncement({ id, changes, actorId = null }: { id: string; changes: Partial<AnnouncementInput> } & Actor) {
+  const data = toData(changes);
+  return audited(actorId, async (tx) => {
+    const before = await tx.announcement.findUnique({ where: { id } });
+    if (!before) throw notFound("Announcement");
+    const row = await tx.announcement.update({ where: { id }, data });
+    const result = presentAnnouncement(row);
+    return {
+      result,
+      audit: { action: "announcement.update", targetType: "announcement", targetId: id, before: presentAnnouncement(before), after: result },
+    };
+  });
 }
 
-export async function deleteAnnouncement({ id }: { id: string }) {
-  const { count } = await db().announcement.deleteMany({ where: { id } });
-  if (count === 0) throw notFound("Announcement");
+/** Deletes an announcement (admin). Audited. */
+export async function deleteAnnouncement({ id, actorId = null }: { id: string } & Actor): Promise<void> {
+  await audited(actorId, async (tx) => {
+    const before = await tx.announcement.findUnique({ where: { id } });
+    if (!before) throw notFound("Announcement");
+    await tx.announcement.delete({ where: { id } });
+    return {
+      result: undefined,
+      audit: { action: "announcement.delete", targetType: "announcement", targetId: id, before: presentAnnouncement(before), after: null },
+    };
+  });
+}
+
+/**
+ * Puts every announcement in the given order (admin): all or nothing. The list must name each
+ * announcement exactly once; otherwise nothing changes (invalid_input). Audited.
+ */
+export async function reorderAnnouncements({ announcementIds, actorId = null }: { announcementIds: string[] } & Actor) {
+  return audited(actorId, async (tx) => {
+    // Lock the rows so two reorders (or a reorder and an edit) cannot interleave.
+    await tx.$queryRaw`SELECT id FROM "Announcement" FOR UPDATE`;
+    const existing = await tx.announcement.findMany({ orderBy: BY_ORDER, select: { id: true } });
+    const before = existing.map((a) => a.id);
+    const problem = checkCompleteOrder({ requested: announcementIds, existing: before, field: "announcementIds" });
+    if (problem) throw invalidInput(problem);
+    for (const [order, id] of announcementIds.entries()) {
+      await tx.announcement.update({ where: { id }, data: { order } });
+    }
+    const rows = await tx.announcement.findMany({ orderBy: BY_ORDER });
+    return {
+      result: rows.map(presentAnnouncement),
+      audit: { action: "announcement.reorder", targetType: "announcement", targetId: null, before, after: announcementIds },
+    };
+  });
 }
 
 /** Every announcement, active or not, for the admin list. */
 export async function listAllAnnouncements(): Promise<AnnouncementDto[]> {
-  const rows = await db().announcement.findMany({ orderBy: [{ order: "asc" }, { createdAt: "asc" }] });
+  const rows = await db().announcement.findMany({ orderBy: BY_ORDER });
   return rows.map(presentAnnouncement);
 }

@@ -1,7 +1,9 @@
 import { db, type CreditType, type LedgerEntry, type Plan, type Prisma } from "~/db.server";
+import { scanQuotaWarning } from "~/lib/quota-warnings";
 import { MESSAGES, type UserQuotas } from "~/lib/upload-rules";
 import { AppError } from "./errors";
-import { ensureSubscription } from "./plans.server";
+import { notify } from "./notifications.server";
+import { ensureSubscription, LIVE_SUBSCRIPTION_STATUSES } from "./plans.server";
 
 /**
  * The one credit ledger (SPEC §9, DESIGN §5, STYLE habit 8). Balances are never stored: they are
@@ -24,8 +26,6 @@ export interface LedgerContext {
   plan: Plan;
   period: { start: Date; end: Date };
 }
-
-const LIVE_SUBSCRIPTION = new Set(["active", "trialing"]);
 
 /** `anchor` plus `months` calendar months, clamped to the month's last day (Jan 31 + 1 → Feb 28/29). */
 export function addMonths(anchor: Date, months: number): Date {
@@ -58,7 +58,7 @@ async function currentPlanAndPeriod(tx: Tx, userId: string, now = new Date()) {
       data: { currentPeriodStart: period.start, currentPeriodEnd: period.end },
     });
   }
-  const plan = LIVE_SUBSCRIPTION.has(subscription.status)
+  const plan = LIVE_SUBSCRIPTION_STATUSES.has(subscription.status)
     ? subscription.plan
     : await tx.plan.findUniqueOrThrow({ where: { planType: "free" } });
   return { plan, period };
@@ -101,12 +101,105 @@ export async function withCreditLedger<T>(userId: string, fn: (ctx: LedgerContex
       if (locked.length === 0) throw new AppError("not_found", "User not found.");
       const { plan, period } = await currentPlanAndPeriod(tx, userId);
       const ctx: LedgerContext = { tx, userId, plan, period };
+      await expireEndedPeriods(ctx);
       await ensurePeriodGrant(ctx, "scan");
       await ensurePeriodGrant(ctx, "link");
+      await reconcilePeriodAllowances(ctx);
       return fn(ctx);
     },
     // Parallel requests of one user queue on the row lock: let them wait rather than fail.
     { maxWait: 30_000, timeout: 60_000 },
+  );
+}
+
+/**
+ * Keeps the period bucket explainable when the period changes (issue 8, decision 009): credits left
+ * in an ended period lapse with an `expiry` entry (they stopped counting when the period ended; the
+ * entry says so). Idempotent: with nothing left it writes nothing. Runs in `withCreditLedger`.
+ */
+async function expireEndedPeriods(ctx: LedgerContext) {
+  const { tx, userId, period } = ctx;
+  const ended = await tx.ledgerEntry.groupBy({
+    by: ["creditType", "periodStart"],
+    where: { userId, bucket: "period", periodStart: { lt: period.start } },
+    _sum: { amount: true },
+    having: { amount: { _sum: { gt: 0 } } },
+  });
+  for (const row of ended) {
+    const left = row._sum.amount ?? 0;
+    const from = row.periodStart!.toISOString().slice(0, 10);
+    await tx.ledgerEntry.create({
+      data: {
+        userId,
+        creditType: row.creditType,
+        bucket: "period",
+        kind: "expiry",
+        amount: -left,
+        reason: `${left} unused ${row.creditType} ${left === 1 ? "credit" : "credits"} of the period from ${from} lapsed when it ended`,
+        reference: `period:${row.periodStart!.toISOString()}`,
+        periodStart: row.periodStart,
+      },
+    });
+  }
+}
+
+/**
+ * When the plan in force changes within a period (an upgrade, a lapse, a payment that recovers), an
+ * `adjustment` with reference `plan:<type>` brings this period's allowance to the new plan's quota;
+ * what was already used stays used, so a downgrade never goes below zero (issue 8, decision 009).
+ * Idempotent: with nothing to do it writes nothing. Runs in `withCreditLedger`, after the grants.
+ */
+async function reconcilePeriodAllowances(ctx: LedgerContext) {
+  const { tx, userId, plan, period } = ctx;
+  const planEntries = await tx.ledgerEntry.groupBy({
+    by: ["creditType", "kind"],
+    where: { userId, bucket: "period", periodStart: period.start, kind: { in: ["period_grant", "adjustment"] }, reference: { startsWith: "plan:" } },
+    _sum: { amount: true },
+  });
+  for (const creditType of ["scan", "link"] as const) {
+    const quota = quotaOf(plan, creditType);
+    const mine = planEntries.filter((row) => row.creditType === creditType);
+    // No grant yet: ensurePeriodGrant writes the plan's (unlimited and 0 write none).
+    if (quota === -1 || !mine.some((row) => row.kind === "period_grant")) continue;
+    const allowance = mine.reduce((sum, row) => sum + (row._sum.amount ?? 0), 0);
+    let delta = quota - allowance;
+    if (delta < 0) delta = Math.max(delta, -(await creditBalances(ctx, creditType)).period);
+    if (delta === 0) continue;
+    await tx.ledgerEntry.create({
+      data: {
+        userId,
+        creditType,
+        bucket: "period",
+        kind: "adjustment",
+        amount: delta,
+        reason: `Plan in force is now ${plan.name}: this period's ${creditType} allowance goes from ${allowance} to ${quota}${
+          allowance - quota > -delta ? " (credits already used stay used)" : ""
+        }`,
+        reference: `plan:${plan.planType}`,
+        periodStart: period.start,
+      },
+    });
+  }
+}
+
+/**
+ * After a scan reservation: tells the user once per period when 80 % and when 100 % of the plan's
+ * scans are used (issue 8), in the reservation's transaction (a refused scan notifies nobody).
+ */
+async function warnWhenScanQuotaRunsLow(ctx: LedgerContext) {
+  const balance = await creditBalances(ctx, "scan");
+  const warning = scanQuotaWarning({ quota: ctx.plan.scanQuota, periodLeft: balance.period, topupLeft: balance.topup });
+  if (!warning) return;
+  await notify(
+    {
+      userId: ctx.userId,
+      kind: "quota_warning",
+      title: warning.title,
+      body: warning.body,
+      link: "/topup",
+      dedupeKey: `quota:scan:${warning.level}:${ctx.userId}:${ctx.period.start.toISOString()}`,
+    },
+    ctx.tx,
   );
 }
 
@@ -177,36 +270,48 @@ export async function reserveCredits(
       }),
     );
   }
+  if (input.creditType === "scan") await warnWhenScanQuotaRunsLow(ctx);
   return { unlimited: false, entries };
 }
 
-async function settle(input: { userId: string; reference: string; kind: "consumption" | "release"; reason: string }): Promise<boolean> {
-  return withCreditLedger(input.userId, async ({ tx }) => {
-    const entries = await tx.ledgerEntry.findMany({ where: { userId: input.userId, reference: input.reference } });
-    const reservations = entries.filter((e) => e.kind === "reservation");
-    if (reservations.length === 0) throw new AppError("not_found", `No credit reservation ${input.reference}.`);
-    const settled = entries.find((e) => e.kind === "consumption" || e.kind === "release");
-    if (settled) {
-      if (settled.kind === input.kind) return false; // already done: safe to call twice
-      throw new AppError("conflict", `The reservation ${input.reference} was already ${settled.kind === "release" ? "released" : "consumed"}.`);
-    }
-    for (const reservation of reservations) {
-      await tx.ledgerEntry.create({
-        data: {
-          userId: input.userId,
-          creditType: reservation.creditType,
-          bucket: reservation.bucket,
-          kind: input.kind,
-          amount: input.kind === "release" ? -reservation.amount : 0,
-          reason: input.reason,
-          reference: input.reference,
-          idempotencyKey: `${input.kind}:${input.reference}:${reservation.bucket}`,
-          periodStart: reservation.periodStart,
-        },
-      });
-    }
-    return true;
-  });
+/**
+ * Settles a reservation inside a ledger transaction, so a caller can commit it together with the
+ * status change that decides it (a scan's success or failure). Returns false when it was already
+ * settled the same way; throws when there is nothing to settle or it went the other way.
+ */
+export async function settleReservation(
+  ctx: LedgerContext,
+  input: { reference: string; kind: "consumption" | "release"; reason: string },
+): Promise<boolean> {
+  const { tx, userId } = ctx;
+  const entries = await tx.ledgerEntry.findMany({ where: { userId, reference: input.reference } });
+  const reservations = entries.filter((e) => e.kind === "reservation");
+  if (reservations.length === 0) throw new AppError("not_found", `No credit reservation ${input.reference}.`);
+  const settled = entries.find((e) => e.kind === "consumption" || e.kind === "release");
+  if (settled) {
+    if (settled.kind === input.kind) return false; // already done: safe to call twice
+    throw new AppError("conflict", `The reservation ${input.reference} was already ${settled.kind === "release" ? "released" : "consumed"}.`);
+  }
+  for (const reservation of reservations) {
+    await tx.ledgerEntry.create({
+      data: {
+        userId,
+        creditType: reservation.creditType,
+        bucket: reservation.bucket,
+        kind: input.kind,
+        amount: input.kind === "release" ? -reservation.amount : 0,
+        reason: input.reason,
+        reference: input.reference,
+        idempotencyKey: `${input.kind}:${input.reference}:${reservation.bucket}`,
+        periodStart: reservation.periodStart,
+      },
+    });
+  }
+  return true;
+}
+
+function settle(input: { userId: string; reference: string; kind: "consumption" | "release"; reason: string }): Promise<boolean> {
+  return withCreditLedger(input.userId, (ctx) => settleReservation(ctx, input));
 }
 
 /** Marks a reservation spent (a scan succeeded). Idempotent. */
@@ -244,6 +349,41 @@ export async function addTopupCredits(input: {
       skipDuplicates: true,
     });
   });
+}
+
+/**
+ * An admin's correction (ledger kind `adjustment`, with its reason). Added credits go to the top-up
+ * bucket, so they carry over; removed ones come from this period's grant first, then top-ups, and
+ * never more than the user has. Call inside `withCreditLedger` (the caller records the audit entry
+ * in the same transaction). Returns the balance before and after.
+ */
+export async function adjustCredits(
+  ctx: LedgerContext,
+  input: { creditType: CreditType; amount: number; reason: string; reference: string },
+): Promise<{ before: number; after: number; entries: LedgerEntry[] }> {
+  if (!Number.isInteger(input.amount) || input.amount === 0) throw new AppError("invalid_input", "amount must be a whole number other than 0");
+  const balance = await creditBalances(ctx, input.creditType);
+  const before = balance.period + balance.topup;
+  const base = { userId: ctx.userId, creditType: input.creditType, kind: "adjustment" as const, reason: input.reason, reference: input.reference };
+  const entries: LedgerEntry[] = [];
+  if (input.amount > 0) {
+    entries.push(await ctx.tx.ledgerEntry.create({ data: { ...base, bucket: "topup", amount: input.amount } }));
+    return { before, after: before + input.amount, entries };
+  }
+  const remove = -input.amount;
+  if (remove > before) {
+    throw new AppError("invalid_input", `amount would take ${remove} ${input.creditType} credits; the user has ${before}`);
+  }
+  const fromPeriod = Math.min(balance.period, remove);
+  if (fromPeriod > 0) {
+    entries.push(
+      await ctx.tx.ledgerEntry.create({ data: { ...base, bucket: "period", amount: -fromPeriod, periodStart: ctx.period.start } }),
+    );
+  }
+  if (remove > fromPeriod) {
+    entries.push(await ctx.tx.ledgerEntry.create({ data: { ...base, bucket: "topup", amount: -(remove - fromPeriod) } }));
+  }
+  return { before, after: before - remove, entries };
 }
 
 export type { UserQuotas };

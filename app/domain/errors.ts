@@ -17,6 +17,10 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   quota_exceeded: 402,
+  // Payments (issue 8): a webhook whose signature does not verify; checkout when Stripe is not configured.
+  webhook_signature_invalid: 400,
+  payments_unavailable: 503,
+  payment_provider_error: 502,
   captcha_required: 400,
   captcha_failed: 400,
   internal_error: 500,

@@ -1,4 +1,6 @@
+import { deliveredObject } from "./delivery-copy";
 import type { ItemWithOwner } from "./items.server";
+import { migrateViewerSettings } from "./viewer-settings";
 
 /** The API's view of an item (snake_case, SPEC §3). Read models live here, not in routes. */
 export function presentItem(item: ItemWithOwner, viewerId: string | null) {
@@ -16,12 +18,17 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     file_format: item.fileFormat,
     file_size: item.fileSize === null ? null : Number(item.fileSize),
     model_url: item.fileKey ? `/v1/item/${item.id}/file` : null,
+    // What model_url serves: the compact delivery copy's format (e.g. "sog") once it exists, else file_format.
+    delivered_format: deliveredObject(item)?.format ?? null,
+    // The file as uploaded or scanned, for its owner (viewers get the delivery copy).
+    original_url: isOwner && item.fileKey ? `/v1/item/${item.id}/file?original=true` : null,
     // ?v= names the image version, so a new thumbnail is never hidden by a cached one.
     thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail?v=${item.thumbnailKey.split("/").pop()}` : null,
     is_preview: item.isPreview,
     category_id: item.categoryId,
     view_count: item.viewCount,
     is_watermark_enabled: item.isWatermarkEnabled,
+    settings: migrateViewerSettings(item.settings, item.settingsVersion),
     owner: { id: item.owner.id, display_name: item.owner.displayName },
     is_owner: isOwner,
     moderation_reason: isOwner ? item.moderationReason : null,

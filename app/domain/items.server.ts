@@ -4,6 +4,9 @@ import { itemPrefix, thumbnailKey } from "~/storage/keys";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
 import { AppError, notFound } from "./errors";
 import { releaseCreditsOfUnfinishedScans } from "./scans.server";
+import { storefrontProductsOf } from "./storefront-sync.server";
+import { storefrontsShowingItemChanged } from "~/jobs/storefront-sync-jobs.server";
+import { getPlanInForce } from "./plans.server";
 import type { ListItemsQuery } from "./schemas";
 import type { DeclaredModelType } from "~/lib/model-format";
 
@@ -15,7 +18,7 @@ export type ItemWithOwner = Item & { owner: { id: string; displayName: string | 
 const ownerSelect = { select: { id: true, displayName: true } } as const;
 
 /** Who may see an item: its owner always; others only public or unlisted, published, live owners. */
-function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
+export function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
   const others: Prisma.ItemWhereInput = {
     visibility: { in: ["public", "unlisted"] },
     unpublishedAt: null,
@@ -66,14 +69,18 @@ export async function updateItem(input: {
     data: input.changes,
   });
   if (count === 0) throw notFound();
+  // What shoppers see of a linked model (it, its name) changed: storefronts follow.
+  if (input.changes.visibility !== undefined || input.changes.name !== undefined) await storefrontsShowingItemChanged(input.itemId);
   return getVisibleItem({ itemId: input.itemId, viewerId: input.ownerId });
 }
 
 /** Deletes the item and every stored file under it. */
 export async function deleteItem({ itemId, ownerId }: { itemId: string; ownerId: string }): Promise<void> {
   await releaseCreditsOfUnfinishedScans({ itemId, ownerId }); // before its ScanJobs go with it
+  const storefronts = await storefrontProductsOf(itemId); // before its product links go with it
   const { count } = await db().item.deleteMany({ where: { id: itemId, ownerId } });
   if (count === 0) throw notFound();
+  await storefrontsShowingItemChanged(itemId, storefronts);
   await storage().deletePrefix(itemPrefix(itemId));
 }
 
@@ -175,8 +182,8 @@ export async function setItemThumbnail({ itemId, ownerId, key }: { itemId: strin
 export async function setItemWatermark({ itemId, ownerId, enabled }: { itemId: string; ownerId: string; enabled: boolean }) {
   await getOwnedItem({ itemId, ownerId });
   if (!enabled) {
-    const subscription = await db().subscription.findUnique({ where: { userId: ownerId }, include: { plan: true } });
-    if (!subscription?.plan.watermarkRemoval) {
+    const plan = await getPlanInForce({ userId: ownerId });
+    if (!plan.watermarkRemoval) {
       throw new AppError("forbidden", "Your plan does not include removing the watermark. Upgrade to Growth or Pro.");
     }
   }

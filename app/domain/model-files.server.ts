@@ -1,24 +1,45 @@
 import type { Readable } from "node:stream";
 import { storage } from "~/storage/index.server";
 import { notFound } from "./errors";
-import { getVisibleItem } from "./items.server";
+import { getOwnedItem, getVisibleItem } from "./items.server";
+import { deliveredObject } from "./delivery-copy";
 
-/** Opens an item's model file for someone allowed to see the item. */
-export async function openItemFile({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<{
+/**
+ * Which file of an item: what viewers get ("delivered": the compact delivery copy when there is one)
+ * or the file as uploaded or produced by the scan ("original", its owner only).
+ */
+export type ItemFileVariant = "delivered" | "original";
+
+/** Opens an item's model file for someone allowed to see the item (the original for its owner only). */
+export async function openItemFile({
+  itemId,
+  viewerId,
+  variant = "delivered",
+}: {
+  itemId: string;
+  viewerId: string | null;
+  variant?: ItemFileVariant;
+}): Promise<{
   stream: Readable;
   size: number;
   etag: string;
   fileName: string;
+  variant: ItemFileVariant;
 }> {
-  const item = await getVisibleItem({ itemId, viewerId });
-  if (!item.fileKey) throw notFound("Model file");
-  const stat = await storage().stat(item.fileKey);
+  // An item id alone never opens a file: visibility (or ownership for the original) is in the query.
+  const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItem({ itemId, viewerId });
+  if (!item) throw notFound();
+  const object = variant === "original" ? (item.fileKey ? { key: item.fileKey } : null) : deliveredObject(item);
+  if (!object) throw notFound("Model file");
+  const stat = await storage().stat(object.key);
   if (!stat) throw notFound("Model file");
-  const extension = item.fileKey.split(".").pop() ?? item.modelType;
+  const extension = object.key.split(".").pop() ?? item.modelType;
   return {
-    stream: await storage().createReadStream(item.fileKey),
+    stream: await storage().createReadStream(object.key),
     size: stat.size,
-    etag: stat.etag,
+    // Distinct per variant and object, so a cached original never answers for the delivery copy.
+    etag: `"${variant === "original" ? "o" : "d"}-${stat.etag.replace(/^W\/|"/g, "")}"`,
     fileName: `${item.name.replace(/[^\w .-]+/g, "_")}.${extension}`,
+    variant,
   };
 }

@@ -1,11 +1,11 @@
-import { db, type Notification } from "~/db.server";
+import { db, type Notification, type Prisma } from "~/db.server";
 
 /**
- * Notifications (the header's bell): scan finished, scan failed, quota warnings, announcements.
+ * Notifications (the header's bell): scan finished, scan failed, quota warnings, announcements, moderation.
  * Persisted per user; every query is scoped by the user id. Producers (the scan worker, credits,
  * admin announcements) call `notify`; a dedupe key makes a repeated event a no-op.
  */
-export const NOTIFICATION_KINDS = ["scan_finished", "scan_failed", "quota_warning", "announcement"] as const;
+export const NOTIFICATION_KINDS = ["scan_finished", "scan_failed", "quota_warning", "announcement", "moderation", "plan_changed"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 const LIST_LIMIT = 30;
@@ -23,7 +23,11 @@ export function presentNotification(row: Notification) {
 }
 export type NotificationDto = ReturnType<typeof presentNotification>;
 
-/** Records a notification for one user. With a dedupeKey, the same event is stored once. */
+/**
+ * Records a notification for one user. With a dedupeKey, the same event is stored once. `client` lets a
+ * producer write it in its own transaction (a ledger or webhook transaction), so it exists exactly when
+ * the event does.
+ */
 export async function notify(input: {
   userId: string;
   kind: NotificationKind;
@@ -32,7 +36,7 @@ export async function notify(input: {
   /** A same-site path such as /item/{id}. */
   link?: string;
   dedupeKey?: string;
-}): Promise<NotificationDto> {
+}, client: Pick<Prisma.TransactionClient, "notification"> = db()): Promise<NotificationDto> {
   const data = {
     userId: input.userId,
     kind: input.kind,
@@ -42,8 +46,8 @@ export async function notify(input: {
     dedupeKey: input.dedupeKey ?? null,
   };
   const row = input.dedupeKey
-    ? await db().notification.upsert({ where: { dedupeKey: input.dedupeKey }, create: data, update: {} })
-    : await db().notification.create({ data });
+    ? await client.notification.upsert({ where: { dedupeKey: input.dedupeKey }, create: data, update: {} })
+    : await client.notification.create({ data });
   return presentNotification(row);
 }
 

@@ -1,4 +1,4 @@
-import { db } from "~/db.server";
+import { db, type Plan } from "~/db.server";
 
 /** Adds one calendar month, clamping to the last day (Jan 31 → Feb 28/29). */
 export function addOneMonth(date: Date): Date {
@@ -18,11 +18,23 @@ export async function ensureSubscription({ userId }: { userId: string }) {
   const free = await db().plan.findUnique({ where: { planType: "free" } });
   if (!free) throw new Error("The free plan is missing: run the seed (npm run db:seed)");
   const start = new Date();
-  return db().subscription.upsert({
-    where: { userId },
-    create: { userId, planId: free.id, currentPeriodStart: start, currentPeriodEnd: addOneMonth(start) },
-    update: {},
+  // Parallel first requests of a new user race here: a plain insert that skips on conflict (Prisma's
+  // upsert is a read-then-write and can fail with a unique violation), then read the winner's row.
+  await db().subscription.createMany({
+    data: { userId, planId: free.id, currentPeriodStart: start, currentPeriodEnd: addOneMonth(start) },
+    skipDuplicates: true,
   });
+  return db().subscription.findUniqueOrThrow({ where: { userId } });
+}
+
+/** Subscription statuses under which the subscribed plan is in force; any other means the plan lapsed. */
+export const LIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trialing"]);
+
+/** The plan in force for a user: the subscribed one while the subscription is live, the free plan once it lapsed. */
+export async function getPlanInForce({ userId }: { userId: string }): Promise<Plan> {
+  const subscription = await db().subscription.findUnique({ where: { userId }, include: { plan: true } });
+  if (subscription && LIVE_SUBSCRIPTION_STATUSES.has(subscription.status)) return subscription.plan;
+  return db().plan.findUniqueOrThrow({ where: { planType: "free" } });
 }
 
 export async function listPlans() {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DECLARED_MODEL_TYPES } from "~/lib/model-format";
+import { SLUG_PATTERN } from "~/lib/slug";
 
 /** zod schemas shared by the site's forms, the /v1 API and the domain (STYLE habit 3). */
 export const uuidSchema = z.string().uuid({ message: "must be a UUID" });
@@ -117,3 +118,62 @@ export const videoScanBodySchema = z
   .strict();
 
 export const imageScanBodySchema = z.object({ input_bucket_path: inputBucketPathSchema }).strict();
+
+// ── The admin area (issue 9): announcements, categories, users, moderation.
+export const announcementUpdateSchema = announcementInputSchema
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: "nothing to update" });
+
+export const announcementReorderSchema = z.object({ announcementIds: z.array(uuidSchema).max(1000) }).strict();
+
+const categoryNameSchema = z.string().trim().min(1, "must not be empty").max(60, "must be at most 60 characters");
+const categorySlugSchema = z
+  .string()
+  .regex(SLUG_PATTERN, "must be lowercase letters and digits joined by single hyphens")
+  .max(60, "must be at most 60 characters");
+export const categoryInputSchema = z.object({ name: categoryNameSchema, slug: categorySlugSchema.optional() }).strict();
+export type CategoryInput = z.infer<typeof categoryInputSchema>;
+export const categoryUpdateSchema = categoryInputSchema
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: "nothing to update" });
+export const categoryReorderSchema = z.object({ categoryIds: z.array(uuidSchema).max(1000) }).strict();
+
+export const adminUserSearchSchema = z.object({
+  q: z.string().trim().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+const adminReasonSchema = z.string().trim().min(3, "must be at least 3 characters").max(500, "must be at most 500 characters");
+export const creditAdjustmentSchema = z
+  .object({
+    credit_type: z.enum(["scan", "link"], { errorMap: () => ({ message: "must be one of scan, link" }) }),
+    amount: z
+      .number()
+      .int("must be a whole number")
+      .min(-10_000)
+      .max(10_000)
+      .refine((n) => n !== 0, "must not be 0"),
+    reason: adminReasonSchema,
+  })
+  .strict();
+export type CreditAdjustmentInput = z.infer<typeof creditAdjustmentSchema>;
+
+export const adminFlagSchema = z.object({ is_admin: z.boolean() }).strict();
+export const userDisabledSchema = z
+  .object({ disabled: z.boolean(), reason: adminReasonSchema.optional() })
+  .strict()
+  .refine((v) => !v.disabled || v.reason !== undefined, { message: "reason is required to disable a user", path: ["reason"] });
+
+export const adminItemsQuerySchema = z.object({
+  state: z.enum(["all", "published", "unpublished"]).default("all"),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const unpublishItemSchema = z.object({ reason: adminReasonSchema }).strict();
+export const auditQuerySchema = z.object({
+  target_type: z.enum(["announcement", "category", "user", "item"]).optional(),
+  target_id: uuidSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const adminUserQuerySchema = z.object({ ledger_before: uuidSchema.optional() });

@@ -14,8 +14,11 @@ import {
   VIDEO_EXTENSIONS,
 } from "~/lib/upload-rules";
 import type { Item } from "~/db.server";
+import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
+import { logger } from "~/lib/logger.server";
 import { AppError, invalidFile, invalidInput } from "./errors";
 import { getOwnedItem } from "./items.server";
+import { needsDeliveryCopy } from "./splat-delivery.server";
 
 const UPLOAD_URL_SECONDS = 60 * 60;
 const HEAD_BYTES = 64 * 1024;
@@ -168,7 +171,7 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
     where: { id: upload.id },
     data: { size: BigInt(stat.size), detected: format, completedAt: new Date() },
   });
-  return db().item.update({
+  const ready = await db().item.update({
     where: { id: item.id },
     data: {
       fileKey: upload.key,
@@ -179,4 +182,11 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
       statusDetail: null,
     },
   });
+  if (needsDeliveryCopy(format)) {
+    // Viewers get the original until the compact copy exists; a queue hiccup must not fail the upload.
+    await enqueueDeliveryCopy({ itemId: item.id, sourceKey: upload.key }).catch((error: unknown) =>
+      logger.warn("could not queue the delivery copy", { itemId: item.id, error }),
+    );
+  }
+  return ready;
 }

@@ -15,6 +15,14 @@ export const SCAN_QUEUE = "scan";
 export const scanJobPayloadSchema = z.object({ scanJobId: z.string().uuid() }).strict();
 export type ScanJobPayload = z.infer<typeof scanJobPayloadSchema>;
 
+/** Making a splat's compact delivery copy (app/domain/splat-delivery.server.ts, app/jobs/delivery-jobs.server.ts). */
+export const DELIVERY_QUEUE = "splat-delivery";
+export const deliveryJobPayloadSchema = z.object({ itemId: z.string().uuid(), sourceKey: z.string().min(1).max(512) }).strict();
+export type DeliveryJobPayload = z.infer<typeof deliveryJobPayloadSchema>;
+
+/** Rewriting a product's `$app` model metafield after a linked model changed (app/jobs/storefront-sync-jobs.server.ts). */
+export const STOREFRONT_SYNC_QUEUE = "storefront-sync";
+
 const globalForQueue = globalThis as unknown as { __scanroomQueue?: Promise<PgBoss>; __scanroomQueueUrl?: string };
 
 async function startQueue(connectionString: string): Promise<PgBoss> {
@@ -23,6 +31,8 @@ async function startQueue(connectionString: string): Promise<PgBoss> {
   await boss.start();
   // Idempotent (ON CONFLICT DO NOTHING); a scan is retried twice after a crash of its worker.
   await boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 });
+  await boss.createQueue(STOREFRONT_SYNC_QUEUE, { name: STOREFRONT_SYNC_QUEUE, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 });
+  await boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 });
   return boss;
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { detectModelFormat, formatMatchesDeclaredType } from "./model-format";
+import { detectModelFormat, expectedKsplatLength, expectedPlyLength, formatMatchesDeclaredType, isSplatFormat } from "./model-format";
 
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
 const head = (file: string) => new Uint8Array(readFileSync(path.join(DATA, file)).subarray(0, 64 * 1024));
@@ -23,9 +23,65 @@ describe("detectModelFormat", () => {
     expect(detectModelFormat(new TextEncoder().encode("ply\nformat ascii 1.0\n"), "x.ply")).toBeNull(); // header never ends
   });
 
+  it("recognises SOG bundles by their first zip entry, and gzip streams as SPZ, whatever the name", () => {
+    const zip = (name: string) => {
+      const bytes = new Uint8Array(30 + name.length + 16);
+      bytes.set([0x50, 0x4b, 3, 4]);
+      new DataView(bytes.buffer).setUint16(26, name.length, true);
+      bytes.set(new TextEncoder().encode(name), 30);
+      return bytes;
+    };
+    expect(detectModelFormat(zip("means_l.webp"), "model.ply")).toBe("sog");
+    expect(detectModelFormat(zip("meta.json"))).toBe("sog");
+    expect(detectModelFormat(zip("word/document.xml"), "report.docx")).toBeNull();
+    expect(detectModelFormat(zip("word/document.xml"), "model.sog")).toBe("sog"); // the name breaks the tie
+    expect(detectModelFormat(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]), "model.ply")).toBe("spz");
+  });
+
+  it("needs the extension for formats without magic bytes", () => {
+    const records = new Uint8Array(32 * 100).fill(7);
+    expect(detectModelFormat(records, "scene.splat")).toBe("splat");
+    expect(detectModelFormat(records)).toBeNull();
+    expect(detectModelFormat(new TextEncoder().encode('{"asset":{"version":"2.0"}}'), "m.gltf")).toBe("gltf");
+  });
+
   it("matches declared model types", () => {
+    expect(formatMatchesDeclaredType("spz", "ply")).toBe(true);
+    expect(formatMatchesDeclaredType("sog", "ply")).toBe(true);
+    expect(formatMatchesDeclaredType("ksplat", "ply")).toBe(false);
+    expect(formatMatchesDeclaredType("glb", "ply")).toBe(false);
     expect(formatMatchesDeclaredType("compressed-ply", "ply")).toBe(true);
     expect(formatMatchesDeclaredType("ply", "glb")).toBe(false);
     expect(formatMatchesDeclaredType(null, "ksplat")).toBe(false);
+  });
+
+  it("tells splats from meshes", () => {
+    expect(isSplatFormat("sog")).toBe(true);
+    expect(isSplatFormat("compressed-ply")).toBe(true);
+    expect(isSplatFormat("glb")).toBe(false);
+    expect(isSplatFormat(null)).toBe(false);
+  });
+});
+
+describe("expectedPlyLength", () => {
+  it("computes the full length of binary PLYs from their header, so truncation shows", () => {
+    for (const file of ["splats/guitar.ply", "splats/guitar.compressed.ply", "splats/biker.compressed.ply"]) {
+      expect(expectedPlyLength(head(file)), file).toBe(readFileSync(path.join(DATA, file)).length);
+    }
+  });
+  it("gives up on ASCII files and list properties", () => {
+    const text = (body: string) => new TextEncoder().encode(body);
+    expect(expectedPlyLength(text("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n1\n"))).toBeNull();
+    expect(
+      expectedPlyLength(text("ply\nformat binary_little_endian 1.0\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n")),
+    ).toBeNull();
+    expect(expectedPlyLength(head("models/cat.glb"))).toBeNull();
+  });
+});
+
+describe("expectedKsplatLength", () => {
+  it("adds up the sections of a .ksplat from its headers", () => {
+    expect(expectedKsplatLength(head("splats/guitar.ksplat"))).toBe(readFileSync(path.join(DATA, "splats/guitar.ksplat")).length);
+    expect(expectedKsplatLength(head("splats/guitar.ply"))).toBeNull();
   });
 });

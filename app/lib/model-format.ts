@@ -1,6 +1,7 @@
 /**
  * Model format detection shared by the browser viewer and the server's upload checks.
- * Magic bytes decide first; the file extension only breaks ties for formats without a header (.splat).
+ * Magic bytes decide first; the file extension only breaks ties for formats without a header (.splat,
+ * .gltf) and for zips that are not recognisably a SOG bundle.
  */
 export const MODEL_FORMATS = [
   "glb",
@@ -35,6 +36,75 @@ export function readPlyHeader(bytes: Uint8Array): { text: string; length: number
   return { text: text.slice(0, end), length: end + "end_header\n".length };
 }
 
+const PLY_TYPE_BYTES: Record<string, number> = {
+  char: 1, uchar: 1, int8: 1, uint8: 1,
+  short: 2, ushort: 2, int16: 2, uint16: 2,
+  int: 4, uint: 4, int32: 4, uint32: 4, float: 4, float32: 4,
+  double: 8, float64: 8,
+};
+
+/**
+ * The byte length a binary PLY must have, from its header (every element's count times its record
+ * size), or null when that cannot be known (ASCII, list properties, unknown types). Converters may
+ * silently pad a truncated file with zeros, so uploads are checked against this.
+ */
+export function expectedPlyLength(head: Uint8Array): number | null {
+  const header = readPlyHeader(head);
+  if (!header || !/^format binary_(little|big)_endian /m.test(header.text)) return null;
+  let total = header.length;
+  let count = 0;
+  let record = 0;
+  for (const line of header.text.split("\n")) {
+    const words = line.trim().split(/\s+/);
+    if (words[0] === "element") {
+      total += count * record;
+      count = Number(words[2]);
+      record = 0;
+      if (!Number.isInteger(count) || count < 0) return null;
+    } else if (words[0] === "property") {
+      const size = PLY_TYPE_BYTES[words[1]];
+      if (!size) return null; // "property list …" or an unknown type
+      record += size;
+    }
+  }
+  return total + count * record;
+}
+
+const KSPLAT_MAIN_HEADER = 4096;
+const KSPLAT_SECTION_HEADER = 1024;
+/** Bytes of one splat per .ksplat compression level (centre, scale, rotation, colour) and of one SH component. */
+const KSPLAT_SPLAT_BYTES = [
+  { base: 44, harmonic: 4 },
+  { base: 24, harmonic: 2 },
+  { base: 24, harmonic: 1 },
+];
+const SH_COMPONENTS = [0, 9, 24, 45];
+
+/**
+ * The byte length a .ksplat must have, from its main and section headers (GaussianSplats3D's
+ * SplatBuffer layout), or null when the headers are not all there or make no sense.
+ */
+export function expectedKsplatLength(head: Uint8Array): number | null {
+  if (!isKsplat(head)) return null;
+  const maxSections = readU32(head, 4);
+  const compression = KSPLAT_SPLAT_BYTES[new DataView(head.buffer, head.byteOffset, head.byteLength).getUint16(20, true)];
+  const dataStart = KSPLAT_MAIN_HEADER + maxSections * KSPLAT_SECTION_HEADER;
+  if (!compression || dataStart > head.length) return null;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  let total = dataStart;
+  for (let i = 0; i < maxSections; i++) {
+    const at = KSPLAT_MAIN_HEADER + i * KSPLAT_SECTION_HEADER;
+    const maxSplats = view.getUint32(at + 4, true);
+    const bucketCount = view.getUint32(at + 12, true);
+    const bucketStorage = view.getUint16(at + 20, true);
+    const partialBuckets = view.getUint32(at + 36, true);
+    const components = SH_COMPONENTS[view.getUint16(at + 40, true)];
+    if (components === undefined) return null;
+    total += bucketStorage * bucketCount + partialBuckets * 4 + maxSplats * (compression.base + components * compression.harmonic);
+  }
+  return total;
+}
+
 function isKsplat(bytes: Uint8Array): boolean {
   // GaussianSplats3D's .ksplat: a 4096-byte header starting with version 0.1.
   if (bytes.length < 4096 + 1024) return false;
@@ -44,6 +114,20 @@ function isKsplat(bytes: Uint8Array): boolean {
   const maxSplats = readU32(bytes, 12);
   const splats = readU32(bytes, 16);
   return sections >= 1 && sections <= maxSections && splats <= maxSplats && splats > 0;
+}
+
+/**
+ * PlayCanvas SOG bundles are zips whose entries are meta.json and WebP images (means_l.webp,
+ * means_u.webp, quats.webp, scales.webp, sh0.webp, shN_*.webp). The first local file header names
+ * the first entry; `splat-transform` writes the images first and meta.json last.
+ */
+function isSogZip(bytes: Uint8Array): boolean {
+  if (bytes.length < 30) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nameLength = view.getUint16(26, true);
+  if (nameLength === 0 || 30 + nameLength > bytes.length) return false;
+  const name = ascii(bytes, 30, nameLength);
+  return name === "meta.json" || /^(means_[lu]|quats|scales|sh0|shN_centroids|shN_labels)\.webp$/.test(name);
 }
 
 function extensionOf(fileName: string | undefined): string {
@@ -66,12 +150,10 @@ export function detectModelFormat(head: Uint8Array, fileName?: string): ModelFor
       : "ply";
   }
   if (head.length >= 8 && ascii(head, 0, 4) === "NGSP") return "spz";
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
-    // .spz files are usually gzip streams; a gzip without the .spz name is not a model we know.
-    return extensionOf(fileName) === "spz" ? "spz" : null;
-  }
+  // SPZ v1–v3 are gzip streams: of the formats we read, only .spz is gzip, so the bytes decide.
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return "spz";
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) {
-    return extensionOf(fileName) === "sog" ? "sog" : null;
+    return isSogZip(head) || extensionOf(fileName) === "sog" ? "sog" : null;
   }
   if (isKsplat(head)) return "ksplat";
   const ext = extensionOf(fileName);
@@ -80,11 +162,22 @@ export function detectModelFormat(head: Uint8Array, fileName?: string): ModelFor
   return null;
 }
 
-/** Whether a detected format satisfies a model_type declared by a client (SPEC §3). */
+/** The gaussian-splat formats (everything but glTF). */
+export const SPLAT_FORMATS: readonly ModelFormat[] = ["ply", "compressed-ply", "ksplat", "spz", "splat", "sog"];
+
+export function isSplatFormat(format: ModelFormat | string | null | undefined): format is ModelFormat {
+  return !!format && (SPLAT_FORMATS as readonly string[]).includes(format);
+}
+
+/**
+ * Whether a detected format satisfies a model_type declared by a client (SPEC §3). model_type is
+ * coarse: "ply" stands for a gaussian splat in any container we read by its bytes (.ply, compressed
+ * .ply, .spz, .sog); .ksplat keeps its own type. .splat has no magic bytes and cannot be checked.
+ */
 export function formatMatchesDeclaredType(format: ModelFormat | null, declared: DeclaredModelType): boolean {
   if (!format) return false;
   if (declared === "glb") return format === "glb";
-  if (declared === "ply") return format === "ply" || format === "compressed-ply";
+  if (declared === "ply") return format === "ply" || format === "compressed-ply" || format === "spz" || format === "sog";
   return format === "ksplat";
 }
 

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { confirmDialog, ConfirmDialog } from "primereact/confirmdialog";
+import { ConfirmDialog } from "primereact/confirmdialog";
 import { Dialog } from "primereact/dialog";
 import { InputText } from "primereact/inputtext";
 import { useCallback, useEffect, useState } from "react";
@@ -9,30 +9,32 @@ import { requirePageUser } from "~/auth/require-user.server";
 import { useAuth } from "~/auth/auth-provider";
 import { ItemCard } from "~/components/item-card";
 import { ItemStatus } from "~/components/item-status";
+import { RecentCredits } from "~/components/ledger-history";
 import { QuotaSummary } from "~/components/quota-summary";
 import { useToast } from "~/components/toast-provider";
 import { useUploadDialog } from "~/components/upload-dialog-provider";
 import { presentItem } from "~/domain/item-presenter";
 import { listItems } from "~/domain/items.server";
+import { listLedgerHistory } from "~/domain/ledger-history.server";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { formatBytes } from "~/lib/upload-rules";
 import { usePagedItems } from "~/lib/use-paged-items";
+import { IN_PROGRESS_STATUSES, useRevalidateWhile } from "~/lib/use-revalidate-while";
+import { useConfirmDeleteItem } from "~/lib/use-confirm-delete-item";
 import { LoadMore } from "~/components/load-more";
 
 export const meta: MetaFunction = () => [{ title: "My Dashboard — Scanroom" }];
 
 const PAGE_SIZE = 48;
 /** While a model is uploading or being scanned, the list refreshes itself this often. */
-const POLL_MS = 5000;
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePageUser(request);
   const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
   const page = await listItems({ viewerId: user.id, query: listItemsQuerySchema.parse({ owner: "me", limit: PAGE_SIZE, cursor }) });
-  return json({ items: page.items.map((item) => presentItem(item, user.id)), nextCursor: page.next_cursor });
+  // The latest credit movements (issue 8), for the first page only (later pages load items alone).
+  const recentCredits = cursor ? [] : (await listLedgerHistory({ userId: user.id, limit: 5 })).entries;
+  return json({ items: page.items.map((item) => presentItem(item, user.id)), nextCursor: page.next_cursor, recentCredits });
 }
-
-const IN_PROGRESS = new Set(["uploading", "queued", "processing"]);
 
 export default function Dashboard() {
   const data = useLoaderData<typeof loader>();
@@ -62,32 +64,9 @@ export default function Dashboard() {
   }, [params, revalidator, setParams]);
 
   // Scans report their stage and progress as they go: keep the list fresh while any is under way.
-  const anyInProgress = items.some((item) => IN_PROGRESS.has(item.status));
-  useEffect(() => {
-    if (!anyInProgress) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [anyInProgress, revalidator]);
+  useRevalidateWhile(items.some((item) => IN_PROGRESS_STATUSES.has(item.status)), 5000);
 
-  const remove = (id: string, name: string) =>
-    confirmDialog({
-      header: "Delete model",
-      message: `Delete "${name}"? Its files are removed for good.`,
-      acceptLabel: "Delete",
-      rejectLabel: "Cancel",
-      acceptClassName: "p-button-danger",
-      accept: async () => {
-        try {
-          await api(`/item/${id}`, { method: "DELETE" });
-          toast({ severity: "success", summary: "Deleted", detail: `"${name}" was deleted.` });
-          revalidator.revalidate();
-        } catch (error) {
-          toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
-        }
-      },
-    });
+  const remove = useConfirmDeleteItem(revalidator.revalidate);
 
   const saveName = async () => {
     if (!renaming) return;
@@ -128,7 +107,7 @@ export default function Dashboard() {
                       Edit
                     </Link>
                     <Button size="small" text label="Rename" onClick={() => setRenaming({ id: item.id, name: item.name })} />
-                    <Button size="small" text severity="danger" label="Delete" onClick={() => remove(item.id, item.name)} />
+                    <Button size="small" text severity="danger" label="Delete" onClick={() => remove(item)} />
                   </div>
                 </ItemCard>
               ))}
@@ -138,6 +117,7 @@ export default function Dashboard() {
         </div>
         <aside className="dashboard-side">
           <QuotaSummary refreshKey={quotaKey} />
+          <RecentCredits entries={data.recentCredits} />
         </aside>
       </div>
       <Dialog header="Rename model" visible={renaming !== null} onHide={() => setRenaming(null)} style={{ width: "28rem" }}>

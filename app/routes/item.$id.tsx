@@ -1,28 +1,42 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { confirmDialog, ConfirmDialog } from "primereact/confirmdialog";
-import { useState } from "react";
+import { ConfirmDialog } from "primereact/confirmdialog";
+import { useCallback, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { CopyField } from "~/components/copy-field";
 import { ItemStatus } from "~/components/item-status";
-import { ItemViewer } from "~/components/item-viewer";
+import { AnnotatedViewer } from "~/components/annotated-viewer";
+import { ScanPanel } from "~/components/scan-panel";
+import { ShareEmbedDialog } from "~/components/share-embed-dialog";
 import { useToast } from "~/components/toast-provider";
+import { listAnnotations } from "~/domain/annotations.server";
 import { embedCode, shareUrl } from "~/lib/embed-code";
 import { formatCount, formatDate, pluralize } from "~/lib/format";
 import { formatBytes } from "~/lib/upload-rules";
 import { usePublicEnv } from "~/lib/use-public-env";
+import { IN_PROGRESS_STATUSES, useRevalidateWhile } from "~/lib/use-revalidate-while";
+import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
 import { loadVisibleItem } from "~/lib/visible-item.server";
+import { useConfirmDeleteItem } from "~/lib/use-confirm-delete-item";
+import type { Viewer } from "~/viewer";
+import { getCameraView } from "~/viewer/camera-view";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // A view counts on the server, once per page load, never for the owner.
-  return json({ item: await loadVisibleItem(request, params.id, { countView: true }) });
+  const item = await loadVisibleItem(request, params.id, { countView: true });
+  return json({ item, annotations: await listAnnotations({ itemId: item.id }) });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.item.name} — Scanroom` : "Model — Scanroom" },
-  ...(data && data.item.visibility !== "public" ? [{ name: "robots", content: "noindex" }] : []),
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const appUrl = appUrlFromMatches(matches);
+  return [
+    { title: data ? `${data.item.name} — Scanroom` : "Model — Scanroom" },
+    ...(data && data.item.visibility !== "public" ? [{ name: "robots", content: "noindex" }] : []),
+    // Link previews and oEmbed discovery (issue 6) for models anyone with the link may see.
+    ...(data && appUrl ? itemSocialMeta(data.item, appUrl) : []),
+  ];
+};
 
 const VISIBILITY_HELP = {
   public: "Anyone can find it on Explore and on your profile.",
@@ -31,7 +45,7 @@ const VISIBILITY_HELP = {
 } as const;
 
 export default function ItemPage() {
-  const { item } = useLoaderData<typeof loader>();
+  const { item, annotations } = useLoaderData<typeof loader>();
   const { api } = useAuth();
   const env = usePublicEnv();
   const toast = useToast();
@@ -39,6 +53,15 @@ export default function ItemPage() {
   const revalidator = useRevalidator();
   const [editingName, setEditingName] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const viewerRef = useRef<Viewer | null>(null);
+  const onViewer = useCallback((viewer: Viewer) => {
+    viewerRef.current = viewer;
+    return () => {
+      if (viewerRef.current === viewer) viewerRef.current = null;
+    };
+  }, []);
+  useRevalidateWhile(item.is_owner && IN_PROGRESS_STATUSES.has(item.status));
 
   const patch = async (body: Record<string, unknown>, done: string) => {
     setSaving(true);
@@ -55,30 +78,25 @@ export default function ItemPage() {
     }
   };
 
-  const remove = () =>
-    confirmDialog({
-      header: "Delete model",
-      message: `Delete "${item.name}"? Its files are removed for good.`,
-      acceptLabel: "Delete",
-      rejectLabel: "Cancel",
-      acceptClassName: "p-button-danger",
-      accept: async () => {
-        try {
-          await api(`/item/${item.id}`, { method: "DELETE" });
-          toast({ severity: "success", summary: "Deleted", detail: `"${item.name}" was deleted.` });
-          navigate("/dashboard");
-        } catch (error) {
-          toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
-        }
-      },
-    });
+  const confirmDelete = useConfirmDeleteItem(() => navigate("/dashboard"));
+  const remove = () => confirmDelete(item);
 
   return (
     <section className="page item-page">
       <ConfirmDialog />
+      {item.is_owner ? (
+        <ShareEmbedDialog
+          item={item}
+          appUrl={env.appUrl}
+          visible={sharing}
+          onHide={() => setSharing(false)}
+          getCurrentView={() => (viewerRef.current ? getCameraView(viewerRef.current.stage) : null)}
+          onChange={() => revalidator.revalidate()}
+        />
+      ) : null}
       <div className="item-viewer-frame">
         {item.model_url ? (
-          <ItemViewer item={item} />
+          <AnnotatedViewer item={item} annotations={annotations} onViewer={onViewer} />
         ) : (
           <div className="item-viewer-empty">
             <ItemStatus status={item.status} detail={item.status_detail} progress={item.progress} />
@@ -131,6 +149,7 @@ export default function ItemPage() {
                   <i className="pi pi-sliders-h" aria-hidden="true" />
                   &nbsp;Edit
                 </Link>
+                <Button size="small" outlined icon="pi pi-share-alt" label="Share / Embed" onClick={() => setSharing(true)} />
                 <Button size="small" outlined severity="danger" icon="pi pi-trash" label="Delete" onClick={remove} />
               </div>
               <label htmlFor="item-visibility">Visibility</label>
@@ -151,6 +170,9 @@ export default function ItemPage() {
               {item.moderation_reason ? <p className="item-panel-warn">Unpublished by a moderator: {item.moderation_reason}</p> : null}
               <p className="item-panel-note">{formatCount(item.view_count)} views by others so far.</p>
             </section>
+          ) : null}
+          {item.is_owner && (item.upload_type === "video" || item.upload_type === "image") ? (
+            <ScanPanel itemId={item.id} version={`${item.status}:${item.updated_at}`} onChange={() => revalidator.revalidate()} />
           ) : null}
           {item.visibility !== "private" ? (
             <section className="item-panel" aria-labelledby="share-heading">

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 
 /** Server-generated storage keys. A client never chooses a key, only the id it owns. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
@@ -27,6 +27,22 @@ export const userPrefix = (userId: string) => `users/${userId}/`;
 /** A model's thumbnail image, under the item so deleting the item removes it. */
 export function thumbnailKey(itemId: string): string {
   return `items/${itemId}/thumbnail/${randomUUID()}`;
+}
+
+/** Every stored picture of one annotation (deleted with it, and with its item). */
+export const annotationImagePrefix = (itemId: string, annotationId: string) => `items/${itemId}/annotations/${annotationId}/`;
+
+/** A new picture for an annotation; each upload gets its own name so caches never show an old one. */
+export function annotationImageKey(itemId: string, annotationId: string, extension: string): string {
+  return `${annotationImagePrefix(itemId, annotationId)}${randomUUID()}.${extension}`;
+}
+
+/**
+ * The delivery copy of an item's stored file (app/domain/splat-delivery.server.ts), named after that
+ * file: making it twice writes the same object, and a new file gets a new name (no stale caches).
+ */
+export function deliveryCopyKey(itemId: string, sourceKey: string, extension: string): string {
+  return `items/${itemId}/delivery/${createHash("sha256").update(sourceKey).digest("hex").slice(0, 24)}.${extension}`;
 }
 
 /** Whether a key is a safe relative path inside the store (no traversal, no odd characters). */

@@ -52,3 +52,26 @@ describe("box helpers", () => {
     expect(sampleStride(10, 0)).toBe(1);
   });
 });
+
+describe("framing a splat scene with floaters", () => {
+  it("keeps the model filling the view when 1.5 % of the splats float far away", async () => {
+    const { fitCamera } = await import("./camera-fit");
+    let seed = 7;
+    const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const points: number[] = [];
+    for (let i = 0; i < 20_000; i++) points.push(random() - 0.5, random() - 0.5, random() - 0.5); // a unit cube of splats
+    for (let i = 0; i < 300; i++) points.push((random() - 0.5) * 400, (random() - 0.5) * 400, (random() - 0.5) * 400); // floaters
+    const robust = percentileBounds(points, 0.02, 0.98)!;
+    const naive = percentileBounds(points, 0, 1)!;
+    const robustFit = fitCamera(boundsCenter(robust), boundsRadius(robust), 45, 16 / 9);
+    const naiveFit = fitCamera(boundsCenter(naive), boundsRadius(naive), 45, 16 / 9);
+    const distance = (fit: typeof robustFit) => Math.hypot(...fit.position.map((p, a) => p - fit.target[a]));
+    // The cube's half-diagonal is ~0.87: the camera stands a few units away, not hundreds.
+    expect(boundsRadius(robust)).toBeGreaterThan(0.7);
+    expect(boundsRadius(robust)).toBeLessThan(0.9);
+    expect(distance(robustFit)).toBeLessThan(4);
+    expect(distance(naiveFit)).toBeGreaterThan(100 * distance(robustFit) / 2);
+    // The far plane reaches well beyond the framed model (backgrounds of splat scenes stay visible).
+    expect(robustFit.far).toBeGreaterThan(40);
+  });
+});

@@ -10,22 +10,34 @@ import {
   PMREMGenerator,
   PerspectiveCamera,
   Scene,
+  Vector3,
   WebGLRenderer,
   type Texture,
 } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
-import { detectModelFormat } from "../lib/model-format";
+import { detectModelFormat, type ModelFormat } from "../lib/model-format";
+import { detectArSupport, exportUsdz, openQuickLook, runWebXrAr, type ArSupport } from "./ar";
+import { flyTo } from "./camera-flight";
+import { detectDeviceProfile } from "./device-profile";
+import { registerViewer } from "./diagnostics";
+import { createFlyNavigation } from "./fly-navigation";
+import { onDoubleActivate } from "./focus-gesture";
+import { toggleFullscreen as toggleElementFullscreen } from "./fullscreen";
+import { applyOrbitStep, keyAction } from "./keyboard-navigation";
+import { pickSurface } from "./picking";
+import { receiveDownload, type PreviewBytes } from "./streamed-load";
 import { Emitter } from "./emitter";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
 import { viewDirectionFor } from "./camera-fit";
+import { applyCameraView } from "./camera-view";
 import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
 import { createGltfLoader, loadGltf, type GltfLoaderHandle } from "./load-gltf";
-import { createSparkRenderer, isSplatFormat, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
+import { createSparkRenderer, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
 import { startRenderLoop, type RenderLoop } from "./render-loop";
-import type { LoadRequest, Viewer, ViewerEvents, ViewerOptions } from "./types";
+import type { LoadRequest, NavigationMode, StreamedLoadRequest, Viewer, ViewerEvents, ViewerOptions, ViewerStats } from "./types";
 
 export const DEFAULT_BACKGROUND = "#1e1f22";
 export const DEFAULT_DECODER_PATH = "/viewer-libs/";
@@ -36,14 +48,18 @@ const HEAD_BYTES = 64 * 1024;
 const SPLAT_FIRST_DRAW_TIMEOUT_MS = 5_000;
 
 export function createViewer(options: ViewerOptions): Viewer {
+  const device = detectDeviceProfile();
   const {
     container,
     background = DEFAULT_BACKGROUND,
     autorotate = false,
-    maxPixelRatio = 2,
+    maxPixelRatio = device.maxPixelRatio,
+    splatBudget = device.splatBudget,
+    fullscreenElement = container,
     decoderPath = DEFAULT_DECODER_PATH,
     splatTimeoutMs = DEFAULT_SPLAT_TIMEOUT_MS,
     viewDirection,
+    initialCamera,
   } = options;
 
   const events = new Emitter<ViewerEvents>();
@@ -84,6 +100,17 @@ export function createViewer(options: ViewerOptions): Viewer {
   let loadCounter = 0;
   let disposed = false;
   let needsRender = true;
+  let modelFormat: ModelFormat | null = null;
+  let navigationMode: NavigationMode = "orbit";
+  let frames = 0;
+  let firstFrameAt: number | null = null;
+  let readyAt: number | null = null;
+  /** Counts user moves of the camera, to keep their view when a preview is replaced by the full model. */
+  let interactions = 0;
+  const countInteraction = () => {
+    interactions++;
+  };
+  controls.addEventListener("start", countInteraction);
 
   const onContextLost = (event: Event) => {
     event.preventDefault();
@@ -124,11 +151,14 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (!renderer) return;
     needsRender = false;
     renderer.render(scene, camera);
+    frames++;
+    events.emit("render", undefined);
   }
 
   function renderFrame(deltaSeconds: number): void {
     if (!renderer) return;
-    const moved = controls.update(deltaSeconds);
+    // In fly mode the orbit controls must not turn the camera back towards their target.
+    const moved = fly.active ? fly.update(deltaSeconds) : controls.update(deltaSeconds);
     if (moved || needsRender || spark?.dirty) renderNow();
   }
 
@@ -166,7 +196,7 @@ export function createViewer(options: ViewerOptions): Viewer {
 
   async function ensureSpark(target: WebGLRenderer): Promise<void> {
     if (spark) return;
-    const created = await createSparkRenderer(target);
+    const created = await createSparkRenderer(target, splatBudget);
     if (disposed) {
       created.dispose();
       return;
@@ -219,10 +249,61 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (needsRender) renderNow();
     await waitForGpu(renderer.getContext());
     if (!disposed && loop?.running) await loop.nextFrame();
+    firstFrameAt ??= performance.now();
   }
 
-  async function load({ bytes, fileName }: LoadRequest): Promise<void> {
+  /**
+   * Puts a decoded model on show: lighting for its kind, then the camera framed on it (and moved to
+   * the item's saved opening view), unless `keepCamera` (the user has moved since the preview).
+   */
+  function presentModel(next: LoadedModel, format: ModelFormat, keepCamera: boolean): void {
+    const target = ensureRenderer(next.kind === "mesh");
+    if (next.kind === "mesh") {
+      void retireSpark(); // no splats left to draw
+      ensureMeshLighting(target);
+      target.toneMapping = NeutralToneMapping;
+    } else {
+      scene.environment = null;
+      if (keyLight) keyLight.visible = false;
+      target.toneMapping = NoToneMapping; // splat colours are already display-referred
+    }
+    replaceModel(next);
+    modelFormat = format;
+    const kept = keepCamera ? { position: camera.position.clone(), target: controls.target.clone() } : null;
+    frameCamera(camera, controls, next.bounds, viewDirection ?? viewDirectionFor(next.kind));
+    // The owner's saved opening view (item settings) wins over automatic framing; the zoom limits stay the fit's.
+    if (initialCamera) {
+      applyCameraView(camera, controls, initialCamera);
+      controls.saveState(); // "reset view" returns here
+    }
+    if (kept) {
+      camera.position.copy(kept.position);
+      controls.target.copy(kept.target);
+      if (!fly.active) controls.update();
+    }
+  }
+
+  /** Shows the first splats of a download that is still running (streamed-load.ts). A failure here is not the load's. */
+  async function showPreview(preview: PreviewBytes, fileName: string | undefined, isCurrent: () => boolean): Promise<void> {
+    try {
+      await ensureSpark(ensureRenderer(false));
+      const partial = await loadSplat({ bytes: preview.bytes.buffer as ArrayBuffer, format: preview.format, fileName, timeoutMs: splatTimeoutMs });
+      if (!isCurrent()) {
+        partial.dispose();
+        return;
+      }
+      presentModel(partial, preview.format, false);
+      await waitForFirstDraw("splat");
+      if (!isCurrent()) return;
+      events.emit("preview", { format: preview.format, splatCount: partial.splatCount ?? preview.splats, loaded: preview.loaded, total: preview.total });
+    } catch {
+      // The whole file follows; its errors are the ones reported.
+    }
+  }
+
+  async function load(request: LoadRequest | StreamedLoadRequest): Promise<void> {
     if (disposed) throw new Error("The viewer has been disposed");
+    const { fileName } = request;
     const token = ++loadCounter;
     const isCurrent = () => !disposed && token === loadCounter;
     const cancellation = () =>
@@ -234,9 +315,29 @@ export function createViewer(options: ViewerOptions): Viewer {
     };
 
     const started = performance.now();
+    firstFrameAt = null;
+    readyAt = null;
+    let previewedAt: number | null = null;
     let loaded: LoadedModel;
     let format;
     try {
+      const bytes =
+        "download" in request
+          ? await receiveDownload({
+              download: request.download,
+              fileName,
+              isCurrent,
+              // Spark (~0.9 MB gzipped) downloads alongside the splat file instead of after it.
+              onFormat: (detected) => {
+                if (isSplatFormat(detected)) loadSpark().catch(() => undefined);
+              },
+              showPreview: async (preview) => {
+                await showPreview(preview, fileName, isCurrent);
+                if (model?.kind === "splat") previewedAt = interactions;
+              },
+            })
+          : request.bytes;
+      if (!isCurrent()) throw cancellation();
       if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
       format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), fileName);
       if (!format) throw new Error(EMPTY_OR_CORRUPTED);
@@ -249,6 +350,7 @@ export function createViewer(options: ViewerOptions): Viewer {
           format,
           fileName,
           timeoutMs: splatTimeoutMs,
+          splatBudget,
           onProgress: (done, total) => {
             if (isCurrent()) events.emit("progress", { loaded: done, total });
           },
@@ -266,19 +368,9 @@ export function createViewer(options: ViewerOptions): Viewer {
     }
 
     try {
-      const target = ensureRenderer(loaded.kind === "mesh");
-      if (loaded.kind === "mesh") {
-        void retireSpark(); // no splats left to draw
-        ensureMeshLighting(target);
-        target.toneMapping = NeutralToneMapping;
-      } else {
-        scene.environment = null;
-        if (keyLight) keyLight.visible = false;
-        target.toneMapping = NoToneMapping; // splat colours are already display-referred
-      }
-      replaceModel(loaded);
-      frameCamera(camera, controls, loaded.bounds, viewDirection ?? viewDirectionFor(loaded.kind));
+      presentModel(loaded, format, previewedAt !== null && previewedAt !== interactions);
       await waitForFirstDraw(loaded.kind);
+      readyAt = performance.now();
     } catch (error) {
       throw fail(error, "The model could not be displayed");
     }
@@ -290,9 +382,144 @@ export function createViewer(options: ViewerOptions): Viewer {
     });
   }
 
+  function resetView(): void {
+    setNavigationMode("orbit");
+    controls.autoRotate = false;
+    controls.reset(); // the state saved when the model was framed (or the saved opening view)
+    needsRender = true;
+  }
+
+  function setNavigationMode(mode: NavigationMode): void {
+    if (mode === navigationMode || disposed) return;
+    navigationMode = mode;
+    if (mode === "fly") {
+      countInteraction();
+      fly.enable();
+    } else {
+      fly.disable();
+    }
+    needsRender = true;
+    events.emit("navigation", mode);
+  }
+
+  /** Double-click / double-tap: orbit around the surface point there, a little closer. */
+  function focusAt(clientX: number, clientY: number): boolean {
+    const hit = model ? pickSurface(viewer, clientX, clientY) : null;
+    if (!hit) return false;
+    setNavigationMode("orbit");
+    countInteraction();
+    controls.autoRotate = false;
+    const point = new Vector3().fromArray(hit.point);
+    const away = camera.position.clone().sub(point);
+    const distance = Math.min(Math.max(away.length() * 0.6, controls.minDistance * 2), controls.maxDistance);
+    const position = point.clone().add(away.setLength(distance));
+    void flyTo(viewer, { target: hit.point, position: position.toArray() as [number, number, number] }, { durationMs: 600 });
+    return true;
+  }
+
+  const fly = createFlyNavigation({
+    camera,
+    controls,
+    canvas,
+    speedScale: () => Math.max(controls.minDistance * 20, 1e-3), // ≈ the model's radius (camera-fit.ts)
+    onChange: () => {
+      needsRender = true;
+    },
+  });
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const action = keyAction(event, navigationMode);
+    if (!action || !model) return;
+    event.preventDefault();
+    switch (action.type) {
+      case "reset":
+        resetView();
+        break;
+      case "fullscreen":
+        void toggleElementFullscreen(fullscreenElement);
+        break;
+      case "toggle-mode":
+        setNavigationMode(navigationMode === "fly" ? "orbit" : "fly");
+        break;
+      case "exit-fly":
+        setNavigationMode("orbit");
+        break;
+      case "fly":
+        fly.setKey(action.direction, true, event.shiftKey);
+        break;
+      default:
+        countInteraction();
+        controls.autoRotate = false;
+        if (applyOrbitStep(camera, controls, action)) needsRender = true;
+    }
+  };
+  const onKeyUp = (event: KeyboardEvent) => {
+    const action = keyAction(event, "fly");
+    if (action?.type === "fly") fly.setKey(action.direction, false, event.shiftKey);
+  };
+  const onBlur = () => fly.releaseKeys();
+  // A click gives the canvas keyboard focus (OrbitControls cancels the pointer's default actions).
+  const onPointerDown = () => canvas.focus({ preventScroll: true });
+  canvas.addEventListener("keydown", onKeyDown);
+  canvas.addEventListener("keyup", onKeyUp);
+  canvas.addEventListener("blur", onBlur);
+  canvas.addEventListener("pointerdown", onPointerDown);
+  const detachFocusGesture = onDoubleActivate(canvas, (x, y) => {
+    focusAt(x, y);
+  });
+
+  async function arSupport(): Promise<ArSupport> {
+    if (model?.kind !== "mesh") return { webxr: false, quickLook: false };
+    return detectArSupport();
+  }
+
+  async function viewInAr(): Promise<void> {
+    if (!model || model.kind !== "mesh" || !renderer || !loop) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
+    const support = await detectArSupport();
+    if (support.webxr) {
+      const release = loop.hold();
+      try {
+        await runWebXrAr({ renderer, object: model.object });
+      } finally {
+        release();
+        resize();
+      }
+      return;
+    }
+    if (support.quickLook) {
+      openQuickLook(await exportUsdz(model.object));
+      return;
+    }
+    throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
+  }
+
+  function getStats(): ViewerStats {
+    const info = renderer?.info;
+    return {
+      format: modelFormat,
+      frames,
+      geometries: info?.memory.geometries ?? 0,
+      textures: info?.memory.textures ?? 0,
+      programs: info?.programs?.length ?? 0,
+      splats: model?.splatCount ?? 0,
+      firstFrameAt,
+      readyAt,
+      navigationMode,
+    };
+  }
+  const unregister = registerViewer(getStats);
+
   function dispose(): void {
     if (disposed) return;
     disposed = true;
+    unregister();
+    fly.dispose();
+    detachFocusGesture();
+    canvas.removeEventListener("keydown", onKeyDown);
+    canvas.removeEventListener("keyup", onKeyUp);
+    canvas.removeEventListener("blur", onBlur);
+    canvas.removeEventListener("pointerdown", onPointerDown);
+    controls.removeEventListener("start", countInteraction);
     loop?.dispose();
     resizeObserver?.disconnect();
     canvas.removeEventListener("webglcontextlost", onContextLost);
@@ -324,12 +551,24 @@ export function createViewer(options: ViewerOptions): Viewer {
     });
   }
 
-  return {
+  const viewer: Viewer = {
     canvas,
+    stage: { container, scene, camera, controls, model: () => model, requestRender },
     load,
     resize,
     dispose,
+    resetView,
+    get navigationMode() {
+      return navigationMode;
+    },
+    setNavigationMode,
+    focusAt,
+    toggleFullscreen: () => toggleElementFullscreen(fullscreenElement),
+    arSupport,
+    viewInAr,
+    getStats,
     on: (event, listener) => events.on(event, listener),
     off: (event, listener) => events.off(event, listener),
   };
+  return viewer;
 }

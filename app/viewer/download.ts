@@ -36,63 +36,108 @@ async function readBodyText(response: Response): Promise<string> {
   }
 }
 
-export async function downloadModel({
-  url,
-  token,
-  xorKey,
-  onProgress,
-  signal,
-}: DownloadModelOptions): Promise<ArrayBuffer> {
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, { headers, signal });
-  if (!response.ok) {
-    throw new Error(`Failed to download file: ${response.status} - ${await readBodyText(response)}`);
-  }
-  if (!response.body) throw new Error("Response body is null");
+/**
+ * A model download in progress. The viewer can look at the bytes received so far (format
+ * detection, first splats before the download ends) while it runs.
+ */
+export interface ModelDownload {
+  /** The whole file, once received (rejects on HTTP errors, empty bodies and aborts). */
+  readonly done: Promise<ArrayBuffer>;
+  /** Bytes received so far. */
+  readonly loaded: number;
+  /** The announced size, or null until the response arrived or when the server sent none. */
+  readonly total: number | null;
+  /**
+   * The bytes received so far, as a view of the download's own buffer (do not modify), when the
+   * size is known; null otherwise.
+   */
+  received(): Uint8Array | null;
+  /** Calls `listener` after each chunk; returns the unsubscribe function. */
+  onData(listener: () => void): () => void;
+}
 
-  const total = contentLength(response);
-  const reader = response.body.getReader();
-  const key = xorKey && xorKey.length > 0 ? xorKey : null;
-  // With a known length we fill one buffer; otherwise we collect chunks and join them at the end.
-  let target: Uint8Array<ArrayBuffer> | null = total !== null ? new Uint8Array(total) : null;
-  const chunks: Uint8Array[] = [];
+/** Starts downloading a model; the bytes arrive through the returned handle (see ModelDownload). */
+export function startModelDownload({ url, token, xorKey, onProgress, signal }: DownloadModelOptions): ModelDownload {
+  const listeners = new Set<() => void>();
   let loaded = 0;
-  onProgress?.(0, total);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!value || value.length === 0) continue;
-      if (key) xorInPlace(value, key, loaded);
-      if (target && loaded + value.length <= target.length) {
-        target.set(value, loaded);
-      } else {
-        if (target) {
-          // The server sent more than it announced: fall back to collecting chunks.
-          chunks.push(target.subarray(0, loaded));
-          target = null;
-        }
-        chunks.push(value);
-      }
-      loaded += value.length;
-      onProgress?.(loaded, total);
-    }
-  } finally {
-    reader.releaseLock();
-  }
+  let total: number | null = null;
+  let target: Uint8Array<ArrayBuffer> | null = null;
+  const notify = () => {
+    for (const listener of [...listeners]) listener();
+  };
 
-  if (loaded === 0) throw new Error(EMPTY_OR_CORRUPTED);
-  if (target) {
-    return loaded === target.length ? target.buffer : target.slice(0, loaded).buffer;
-  }
-  const joined = new Uint8Array(loaded);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return joined.buffer;
+  const done = (async (): Promise<ArrayBuffer> => {
+    const headers: Record<string, string> = {};
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const response = await fetch(url, { headers, signal });
+    if (!response.ok) {
+      throw new Error(`Failed to download file: ${response.status} - ${await readBodyText(response)}`);
+    }
+    if (!response.body) throw new Error("Response body is null");
+
+    total = contentLength(response);
+    const reader = response.body.getReader();
+    const key = xorKey && xorKey.length > 0 ? xorKey : null;
+    // With a known length we fill one buffer; otherwise we collect chunks and join them at the end.
+    target = total !== null ? new Uint8Array(total) : null;
+    const chunks: Uint8Array[] = [];
+    onProgress?.(0, total);
+    try {
+      for (;;) {
+        const { done: finished, value } = await reader.read();
+        if (finished) break;
+        if (!value || value.length === 0) continue;
+        if (key) xorInPlace(value, key, loaded);
+        if (target && loaded + value.length <= target.length) {
+          target.set(value, loaded);
+        } else {
+          if (target) {
+            // The server sent more than it announced: fall back to collecting chunks.
+            chunks.push(target.subarray(0, loaded));
+            target = null;
+          }
+          chunks.push(value);
+        }
+        loaded += value.length;
+        onProgress?.(loaded, total);
+        notify();
+      }
+    } finally {
+      reader.releaseLock();
+    }
+
+    if (loaded === 0) throw new Error(EMPTY_OR_CORRUPTED);
+    if (target) {
+      return loaded === target.length ? target.buffer : target.slice(0, loaded).buffer;
+    }
+    const joined = new Uint8Array(loaded);
+    let offset = 0;
+    for (const chunk of chunks) {
+      joined.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return joined.buffer;
+  })();
+  done.finally(() => listeners.clear()).catch(() => undefined);
+
+  return {
+    done,
+    get loaded() {
+      return loaded;
+    },
+    get total() {
+      return total;
+    },
+    received: () => (target ? target.subarray(0, loaded) : null),
+    onData(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export async function downloadModel(options: DownloadModelOptions): Promise<ArrayBuffer> {
+  return startModelDownload(options).done;
 }
 
 /** Fetches a public file (no auth, no XOR), e.g. a sample model. */

@@ -1,12 +1,21 @@
 /** Public entry of the browser-only 3D viewer. Import lazily (`await import("../viewer")`): it pulls in three.js. */
 export { createViewer, DEFAULT_BACKGROUND, DEFAULT_DECODER_PATH } from "./create-viewer";
-export { downloadModel, fetchPublicFile, EMPTY_OR_CORRUPTED, type DownloadModelOptions } from "./download";
+export { downloadModel, fetchPublicFile, startModelDownload, EMPTY_OR_CORRUPTED, type DownloadModelOptions, type ModelDownload } from "./download";
+export { isFullscreen, onFullscreenChange, toggleFullscreen } from "./fullscreen";
+export { viewerDiagnostics, type ViewerDiagnostics } from "./diagnostics";
+export type { ArSupport } from "./ar";
 export { LoadCancelledError } from "./errors";
 export type {
   LoadRequest,
+  NavigationMode,
+  StreamedLoadRequest,
   Viewer,
   ViewerEvents,
   ViewerOptions,
+  ViewerPreviewEvent,
   ViewerProgressEvent,
   ViewerReadyEvent,
+  ViewerStats,
+  ViewerStage,
 } from "./types";
+export { getCameraView, setCameraView, type CameraView } from "./camera-view";

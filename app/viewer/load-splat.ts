@@ -23,11 +23,7 @@ export function loadSpark(): Promise<SparkModule> {
   return sparkModule;
 }
 
-export const SPLAT_FORMATS: readonly ModelFormat[] = ["ply", "compressed-ply", "ksplat", "spz", "splat", "sog"];
-
-export function isSplatFormat(format: ModelFormat): boolean {
-  return SPLAT_FORMATS.includes(format);
-}
+export { isSplatFormat, SPLAT_FORMATS } from "../lib/model-format";
 
 /** Spark's file type for each of our splat formats. */
 function sparkFileType(spark: SparkModule, format: ModelFormat) {
@@ -62,9 +58,10 @@ export type SparkHandle = Object3D & {
 };
 
 /** The renderer object Spark needs in the scene to draw SplatMeshes. */
-export async function createSparkRenderer(renderer: WebGLRenderer): Promise<SparkHandle> {
+export async function createSparkRenderer(renderer: WebGLRenderer, splatBudget?: number): Promise<SparkHandle> {
   const spark = await loadSpark();
-  return new spark.SparkRenderer({ renderer });
+  // lodSplatCount bounds the splats drawn from models that have a level-of-detail tree (see loadSplat).
+  return new spark.SparkRenderer({ renderer, ...(splatBudget ? { lodSplatCount: splatBudget } : {}) });
 }
 
 /**
@@ -113,15 +110,28 @@ function sampleCenters(mesh: SplatMesh): Float32Array {
   return points.subarray(0, n);
 }
 
+/** No splat container we read stores a splat in fewer bytes (.sog ≈ 12.5, .spz ≈ 15). */
+const MIN_BYTES_PER_SPLAT = 10;
+
+/** Whether a file this big can hold more splats than the budget (only then is Spark's LoD path taken). */
+export function mayExceedBudget(fileBytes: number, splatBudget: number | undefined): splatBudget is number {
+  return !!splatBudget && fileBytes / MIN_BYTES_PER_SPLAT > splatBudget;
+}
+
 export interface LoadSplatOptions {
   bytes: ArrayBuffer;
   format: ModelFormat;
   fileName?: string;
   timeoutMs: number;
+  /**
+   * Models with more splats get a level-of-detail tree, built in Spark's worker, so that no more
+   * than this many are drawn per frame (device-profile.ts). The full set stays for bounds and picking.
+   */
+  splatBudget?: number;
   onProgress?: (loaded: number, total: number | null) => void;
 }
 
-export async function loadSplat({ bytes, format, fileName, timeoutMs, onProgress }: LoadSplatOptions): Promise<LoadedModel> {
+export async function loadSplat({ bytes, format, fileName, timeoutMs, splatBudget, onProgress }: LoadSplatOptions): Promise<LoadedModel> {
   const unsupported = unsupportedSplatReason(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 16)), format);
   if (unsupported) throw new Error(unsupported);
   const spark = await loadSpark();
@@ -129,6 +139,7 @@ export async function loadSplat({ bytes, format, fileName, timeoutMs, onProgress
     fileBytes: new Uint8Array(bytes),
     fileType: sparkFileType(spark, format),
     fileName,
+    ...(mayExceedBudget(bytes.byteLength, splatBudget) ? { lod: true, nonLod: true, lodAbove: splatBudget } : {}),
     onProgress: (event: ProgressEvent) => onProgress?.(event.loaded, event.lengthComputable ? event.total : null),
   });
   // Keep a late rejection (after a timeout) from surfacing as an unhandled rejection.

@@ -5,6 +5,8 @@ export interface RenderLoop {
   readonly running: boolean;
   /** Resolves after the next rendered frame, or at once when the loop is paused. */
   nextFrame(): Promise<void>;
+  /** Pauses the loop while someone else drives the renderer (a WebXR session); returns the release function. */
+  hold(): () => void;
   dispose(): void;
 }
 
@@ -16,6 +18,7 @@ export function startRenderLoop(renderer: WebGLRenderer, renderFrame: (deltaSeco
   const canvas = renderer.domElement;
   let visible = typeof IntersectionObserver === "undefined";
   let disposed = false;
+  let holds = 0;
   let running = false;
   let last = 0;
   let waiters: Array<() => void> = [];
@@ -34,7 +37,7 @@ export function startRenderLoop(renderer: WebGLRenderer, renderFrame: (deltaSeco
   };
 
   const update = () => {
-    const shouldRun = !disposed && visible && document.visibilityState !== "hidden";
+    const shouldRun = !disposed && holds === 0 && visible && document.visibilityState !== "hidden";
     if (shouldRun === running) return;
     running = shouldRun;
     last = 0;
@@ -60,6 +63,17 @@ export function startRenderLoop(renderer: WebGLRenderer, renderFrame: (deltaSeco
     nextFrame() {
       if (!running) return Promise.resolve();
       return new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    hold() {
+      holds++;
+      update();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds--;
+        update();
+      };
     },
     dispose() {
       disposed = true;

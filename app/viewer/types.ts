@@ -1,4 +1,10 @@
+import type { PerspectiveCamera, Scene } from "three";
+import type { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { ModelFormat } from "../lib/model-format";
+import type { CameraView } from "./camera-view";
+import type { ArSupport } from "./ar";
+import type { ModelDownload } from "./download";
+import type { LoadedModel } from "./loaded-model";
 
 export interface ViewerOptions {
   /** Element the canvas is appended to; the canvas fills it and follows its size. */
@@ -7,8 +13,15 @@ export interface ViewerOptions {
   background?: string;
   /** Slowly orbit the model until the user interacts. Default false. */
   autorotate?: boolean;
-  /** Upper bound for the device pixel ratio used for rendering. Default 2. */
+  /** Upper bound for the device pixel ratio used for rendering. Default: 2 on desktops, 1.5 on phones (device-profile.ts). */
   maxPixelRatio?: number;
+  /**
+   * Most splats drawn per frame; bigger splat models get a level-of-detail tree (built in Spark's
+   * worker) and are drawn within the budget. Default: 3M on desktops, 1M on phones (device-profile.ts).
+   */
+  splatBudget?: number;
+  /** Element that fullscreen (the F key, toggleFullscreen()) applies to. Default: `container`. */
+  fullscreenElement?: HTMLElement;
   /**
    * Base URL of three's decoder files, with a trailing slash. DRACO decoders are read from
    * `${decoderPath}draco/`, the KTX2 (Basis) transcoder from `${decoderPath}basis/`.
@@ -20,6 +33,8 @@ export interface ViewerOptions {
    * y-up world (need not be normalised). Default: a view from the front (+Z), slightly above.
    */
   viewDirection?: [number, number, number];
+  /** Opening view (the item's viewer settings); replaces the automatic framing's camera position after each load. */
+  initialCamera?: CameraView;
   /** Give up on decoding a splat file after this many milliseconds. Default 60000. */
   splatTimeoutMs?: number;
 }
@@ -28,6 +43,44 @@ export interface LoadRequest {
   bytes: ArrayBuffer;
   /** Only used as a tie-breaker for formats without magic bytes (.splat, .spz, .sog, .gltf). */
   fileName?: string;
+}
+
+/**
+ * Loading while the bytes still arrive (startModelDownload in download.ts): the format is known from
+ * the first bytes, and a plain .ply or .splat shows its first splats before the download ends.
+ */
+export interface StreamedLoadRequest {
+  download: ModelDownload;
+  fileName?: string;
+}
+
+/** "orbit": drag to turn around the model, right-drag or two fingers to pan, wheel or pinch to zoom. "fly": drag to look, W A S D to move. */
+export type NavigationMode = "orbit" | "fly";
+
+/** Counters of one viewer (also on the window hook of diagnostics.ts). */
+export interface ViewerStats {
+  format: ModelFormat | null;
+  /** Frames drawn since the viewer was created. */
+  frames: number;
+  /** Live GPU objects (three's renderer.info.memory) and compiled shader programs. */
+  geometries: number;
+  textures: number;
+  programs: number;
+  /** Splats in the model on show (0 for meshes). */
+  splats: number;
+  /** performance.now() when the current load's first frame (a preview's, or the model's) was on the canvas, or null. */
+  firstFrameAt: number | null;
+  /** performance.now() when the whole model was on the canvas ("ready"), or null. */
+  readyAt: number | null;
+  navigationMode: NavigationMode;
+}
+
+export interface ViewerPreviewEvent {
+  format: ModelFormat;
+  /** Splats shown so far, and bytes received when they were cut from the download. */
+  splatCount: number;
+  loaded: number;
+  total: number | null;
 }
 
 export interface ViewerReadyEvent {
@@ -48,15 +101,52 @@ export interface ViewerEvents {
   ready: ViewerReadyEvent;
   error: Error;
   progress: ViewerProgressEvent;
+  /** A frame was drawn (after camera moves, resizes, model changes): add-ons re-project overlays. */
+  render: undefined;
+  /** The first splats are on screen while the download goes on (StreamedLoadRequest). */
+  preview: ViewerPreviewEvent;
+  /** The navigation mode changed (M key, Escape, setNavigationMode, a focus double-click). */
+  navigation: NavigationMode;
+}
+
+/**
+ * The live three.js objects, for add-ons built on the viewer (surface picking, hotspots, the
+ * measuring tool: app/viewer/picking.ts, hotspots.ts, measure.ts).
+ */
+export interface ViewerStage {
+  /** The element the canvas was appended to; add-ons put their overlays in it. */
+  container: HTMLElement;
+  scene: Scene;
+  camera: PerspectiveCamera;
+  controls: OrbitControls;
+  /** The model on show, or null until the first load() has succeeded. */
+  model(): LoadedModel | null;
+  /** Asks for a frame, after an add-on moved the camera or changed the scene. */
+  requestRender(): void;
 }
 
 export interface Viewer {
   readonly canvas: HTMLCanvasElement;
+  /** For add-ons (see ViewerStage). */
+  readonly stage: ViewerStage;
   /**
    * Shows the model in `bytes`, replacing the current one. Rejects with a readable Error for
    * empty, unrecognised, corrupt or truncated files, or when a newer load or dispose() supersedes it.
    */
-  load(request: LoadRequest): Promise<void>;
+  load(request: LoadRequest | StreamedLoadRequest): Promise<void>;
+  /** Back to the opening view (the framing, or the item's saved camera); leaves fly mode. */
+  resetView(): void;
+  readonly navigationMode: NavigationMode;
+  setNavigationMode(mode: NavigationMode): void;
+  /** Turns around the surface point under these page coordinates (what a double-click or double-tap does); false on empty space. */
+  focusAt(clientX: number, clientY: number): boolean;
+  /** Fullscreen for `fullscreenElement` (pseudo-fullscreen where the browser has none); resolves with the new state. */
+  toggleFullscreen(): Promise<boolean>;
+  /** The "View in your space" routes this browser offers for the model on show (none for splats). */
+  arSupport(): Promise<ArSupport>;
+  /** Opens the model on show in AR: WebXR where supported, else AR Quick Look. Rejects when neither is available. */
+  viewInAr(): Promise<void>;
+  getStats(): ViewerStats;
   /** Re-reads the container size (also done automatically through a ResizeObserver). */
   resize(): void;
   /** Stops rendering, frees every GPU resource, removes the canvas and all listeners. Idempotent. */

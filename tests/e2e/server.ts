@@ -6,6 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID, TEMPLATE_DATABASE, XOR_KEY } from "../setup/config";
 import { createDatabaseFromTemplate, dropDatabase, ensureAuthEmulator, prepareTemplateDatabase } from "../setup/services";
+import { SHOPIFY_E2E_ENV } from "./shopify-fake-admin";
+import { startFakeStripe } from "../setup/fake-stripe";
 import pg from "pg";
 import { TEST_PG_ADMIN_URL } from "../setup/config";
 
@@ -25,6 +27,9 @@ async function templateExists() {
 if (process.env.SCANROOM_TEMPLATE_READY !== "1" || !(await templateExists())) await prepareTemplateDatabase();
 const stopEmulator = await ensureAuthEmulator();
 const storageDir = mkdtempSync(path.join(os.tmpdir(), "scanroom-e2e-storage-"));
+// Stripe faked at the network edge (tests/setup/fake-stripe.ts): its hosted checkout page sends the
+// signed webhooks to this server, then returns the browser to the success URL.
+const fakeStripe = await startFakeStripe({ webhookUrl: `http://localhost:${PORT}/webhooks/stripe` });
 Object.assign(process.env, {
   DATABASE_URL: await createDatabaseFromTemplate(DATABASE),
   STORAGE_DIR: storageDir,
@@ -32,6 +37,12 @@ Object.assign(process.env, {
   FIREBASE_PROJECT_ID,
   MODEL_XOR_KEY: XOR_KEY,
   APP_URL: `http://localhost:${PORT}`,
+  // The Shopify app's test credentials, and its Admin API calls sent to the spec's fake (tests/e2e/shopify-fake-admin.ts).
+  SHOPIFY_APP_URL: `http://localhost:${PORT}`,
+  ...SHOPIFY_E2E_ENV,
+  STRIPE_SECRET_KEY: fakeStripe.secretKey,
+  STRIPE_WEBHOOK_SECRET: fakeStripe.webhookSecret,
+  STRIPE_API_BASE: fakeStripe.url,
   NODE_ENV: "production",
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
 });
@@ -47,6 +58,7 @@ async function stop() {
   server.closeAllConnections();
   server.close();
   await stopEmulator();
+  await fakeStripe.close().catch(() => {});
   const { disconnectDb } = await import("~/db.server");
   await disconnectDb().catch(() => {});
   await dropDatabase(DATABASE).catch(() => {});

@@ -41,6 +41,22 @@ export async function notifyUser(input: Parameters<typeof import("~/domain/notif
   return notifications.notify(input);
 }
 
+/** Puts a user on a plan, as a paid subscription would (the payment providers are not reachable from tests). */
+export async function setUserPlan(userId: string, planType: "free" | "starter" | "growth" | "pro") {
+  await domain(); // binds the e2e database
+  const { db } = await import("~/db.server");
+  const plan = await db().plan.findUniqueOrThrow({ where: { planType } });
+  await db().subscription.update({ where: { userId }, data: { planId: plan.id, status: "active" } });
+}
+
+/** Makes the account with this email an admin, as `npm run admin:grant` does (the first admin is made outside the site). */
+export async function grantAdmin(email: string) {
+  await domain(); // binds the domain modules to the e2e database
+  const [{ db }, { setUserAdmin }] = await Promise.all([import("~/db.server"), import("~/domain/admin-users.server")]);
+  const user = await db().user.findFirstOrThrow({ where: { email } });
+  await setUserAdmin({ userId: user.id, isAdmin: true, actorId: null });
+}
+
 export async function disconnect() {
   if (!domainModules) return;
   const { disconnectDb } = await import("~/db.server");

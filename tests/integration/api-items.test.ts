@@ -128,7 +128,8 @@ describe("the model-file flow", () => {
     const renamed = await api("PATCH", `/item/${itemId}`, { token: alice.idToken, body: { name: "guitar" } });
     expect(renamed.json.data).toMatchObject({ name: "guitar", status: "ready", file_format: "ply", model_url: `/v1/item/${itemId}/file` });
 
-    const file = await fetch(`${server.url}/v1/item/${itemId}/file`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
+    // The original as uploaded (viewers get a compact .sog copy once it is made: viewer-delivery.test.ts).
+    const file = await fetch(`${server.url}/v1/item/${itemId}/file?original=true`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
     expect(file.status).toBe(200);
     expect(Number(file.headers.get("content-length"))).toBe(guitarPly.length);
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -138,7 +139,7 @@ describe("the model-file flow", () => {
     const decoded = bytes.map((b, i) => b ^ key[i % key.length]);
     expect(Buffer.from(decoded).equals(guitarPly)).toBe(true);
 
-    const again = await fetch(`${server.url}/v1/item/${itemId}/file`, {
+    const again = await fetch(`${server.url}/v1/item/${itemId}/file?original=true`, {
       headers: { Authorization: `Bearer ${alice.idToken}`, "If-None-Match": file.headers.get("etag")! },
     });
     expect(again.status).toBe(304);

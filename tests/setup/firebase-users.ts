@@ -18,6 +18,8 @@ export interface TestIdentity {
   uid: string;
   email: string;
   idToken: string;
+  /** For signing in through the /auth page (end-to-end tests). */
+  password: string;
 }
 
 /** A real account in the Firebase Auth emulator, with a real ID token. Verified unless told otherwise. */
@@ -29,5 +31,5 @@ export async function createIdentity({ verified = true, name }: { verified?: boo
     await call(`/projects/${FIREBASE_PROJECT_ID}/accounts:update`, { localId: signUp.localId, emailVerified: true }, true);
   }
   const signIn = await call("/accounts:signInWithPassword", { email, password, returnSecureToken: true });
-  return { uid: signUp.localId, email, idToken: signIn.idToken };
+  return { uid: signUp.localId, email, idToken: signIn.idToken, password };
 }

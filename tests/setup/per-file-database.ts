@@ -17,6 +17,9 @@ process.env.MODEL_XOR_KEY = XOR_KEY;
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "error";
 
 afterAll(async () => {
+  // Uploads start the app's job queue in this process (e.g. delivery copies of splats): stop it first.
+  const { stopQueue } = await import("~/jobs/queue.server");
+  await stopQueue();
   const { disconnectDb } = await import("~/db.server");
   await disconnectDb();
   await dropDatabase(name);

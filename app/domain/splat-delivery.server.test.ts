@@ -1,0 +1,65 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { inspectSogBundle, listZipEntries } from "./sog-bundle.server";
+import { DeliveryCopyError, deliveryInputName, makeDeliveryCopy, needsDeliveryCopy } from "./splat-delivery.server";
+
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const work = mkdtempSync(path.join(os.tmpdir(), "splat-delivery-test-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("makeDeliveryCopy", () => {
+  it("turns a 3DGS .ply into a much smaller, complete .sog bundle", { timeout: 90_000 }, async () => {
+    const input = path.join(work, "guitar.ply");
+    copyFileSync(path.join(DATA, "splats/guitar.ply"), input);
+    const output = path.join(work, "guitar.sog");
+    const copy = await makeDeliveryCopy({ inputPath: input, outputPath: output, expectedSplats: 90_854 });
+    expect(copy.splats).toBe(90_854);
+    const bundle = readFileSync(output);
+    expect(copy.bytes).toBe(bundle.length);
+    expect(bundle.length).toBeLessThan(readFileSync(input).length * 0.3);
+    const summary = inspectSogBundle(bundle);
+    expect(summary.files).toEqual(expect.arrayContaining(["means_l.webp", "means_u.webp", "quats.webp", "scales.webp", "sh0.webp"]));
+    expect(listZipEntries(bundle).map((entry) => entry.name)).toContain("meta.json");
+
+    // A bundle that lost its tail (central directory) is refused.
+    expect(() => inspectSogBundle(bundle.subarray(0, bundle.length - 200))).toThrow(/zip/);
+  });
+
+  it("refuses a truncated or bogus input with a readable reason", { timeout: 60_000 }, async () => {
+    const ply = readFileSync(path.join(DATA, "splats/guitar.ply"));
+    const truncated = path.join(work, "truncated.ply");
+    writeFileSync(truncated, ply.subarray(0, truncatedLength(ply)));
+    await expect(makeDeliveryCopy({ inputPath: truncated, outputPath: path.join(work, "t.sog") })).rejects.toThrow(
+      `truncated.ply is truncated: ${truncatedLength(ply)} of ${ply.length} bytes`,
+    );
+    const ksplat = readFileSync(path.join(DATA, "splats/guitar.ksplat"));
+    const cutKsplat = path.join(work, "cut.ksplat");
+    writeFileSync(cutKsplat, ksplat.subarray(0, Math.floor(ksplat.length * 0.6)));
+    await expect(makeDeliveryCopy({ inputPath: cutKsplat, outputPath: path.join(work, "k.sog") })).rejects.toThrow(/cut\.ksplat is truncated/);
+    const spz = readFileSync(path.join(DATA, "splats/biker.spz"));
+    const cutSpz = path.join(work, "cut.spz");
+    writeFileSync(cutSpz, spz.subarray(0, spz.length / 2));
+    await expect(makeDeliveryCopy({ inputPath: cutSpz, outputPath: path.join(work, "s.sog") })).rejects.toThrow(/splat-transform could not convert cut\.spz/);
+    const bogus = path.join(work, "bogus.ply");
+    writeFileSync(bogus, "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nend_header\nnot numbers\n");
+    await expect(makeDeliveryCopy({ inputPath: bogus, outputPath: path.join(work, "b.sog") })).rejects.toThrow(DeliveryCopyError);
+    await expect(makeDeliveryCopy({ inputPath: bogus, outputPath: path.join(work, "b.spz") })).rejects.toThrow(/must end in \.sog/);
+  });
+});
+
+function truncatedLength(bytes: Buffer) {
+  return Math.floor(bytes.length / 3);
+}
+
+describe("which files get a delivery copy", () => {
+  it("covers every splat container except .sog, and names inputs the way the converter reads them", () => {
+    for (const format of ["ply", "compressed-ply", "ksplat", "spz", "splat"]) expect(needsDeliveryCopy(format)).toBe(true);
+    for (const format of ["sog", "glb", "gltf", null]) expect(needsDeliveryCopy(format)).toBe(false);
+    expect(deliveryInputName("compressed-ply")).toBe("input.compressed.ply");
+    expect(deliveryInputName("spz", "biker")).toBe("biker.spz");
+    expect(() => deliveryInputName("glb")).toThrow();
+  });
+});

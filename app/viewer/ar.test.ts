@@ -1,0 +1,43 @@
+import { unzipSync } from "three/addons/libs/fflate.module.js";
+import { BoxGeometry, Box3, Group, Mesh, MeshStandardMaterial } from "three";
+import { describe, expect, it } from "vitest";
+import { detectArSupport, exportUsdz, standOnGround } from "./ar";
+
+function floatingBox() {
+  const group = new Group();
+  const box = new Mesh(new BoxGeometry(0.4, 0.2, 0.3), new MeshStandardMaterial({ color: 0x3366ff }));
+  box.position.set(2, 5, -1); // somewhere in the scan's own frame
+  group.add(box);
+  return group;
+}
+
+describe("AR placement", () => {
+  it("stands a model on the ground, centred on its footprint, at its real size", () => {
+    const model = floatingBox();
+    standOnGround(model);
+    const bounds = new Box3().setFromObject(model);
+    expect(bounds.min.y).toBeCloseTo(0, 6);
+    expect((bounds.min.x + bounds.max.x) / 2).toBeCloseTo(0, 6);
+    expect((bounds.min.z + bounds.max.z) / 2).toBeCloseTo(0, 6);
+    expect(bounds.max.y - bounds.min.y).toBeCloseTo(0.2, 6);
+  });
+
+  it("exports a USDZ for AR Quick Look that anchors the model on a horizontal plane", async () => {
+    const model = floatingBox();
+    const usdz = await exportUsdz(model);
+    expect(usdz.type).toBe("model/vnd.usdz+zip");
+    const files = unzipSync(new Uint8Array(await usdz.arrayBuffer()));
+    const usda = new TextDecoder().decode(files["model.usda"]);
+    expect(usda).toContain('token preliminary:anchoring:type = "plane"');
+    expect(usda).toContain('token preliminary:planeAnchoring:alignment = "horizontal"');
+    const geometry = Object.keys(files).find((name) => name.startsWith("geometries/"));
+    expect(geometry).toBeDefined();
+    expect(new TextDecoder().decode(files[geometry!])).toMatch(/point3f\[\] points = \[/);
+    // The viewer's own object is not moved by the export.
+    expect(model.children[0].position.toArray()).toEqual([2, 5, -1]);
+  });
+
+  it("offers no AR route outside a browser", async () => {
+    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: false });
+  });
+});

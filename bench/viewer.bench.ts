@@ -1,0 +1,350 @@
+// Viewer figures (issue 6), printed only (no pass/fail). For guitar (90k splats), biker (153k) and a
+// generated 1M-splat scene, side by side in one run, in headless Chromium (SwiftShader, no GPU):
+//   - our embed page (/embed/{id}: the app, the viewer, the .sog delivery copy made on upload) versus
+//   - a plain page that loads the original .ply with Spark (three + Spark from a static server, gzip JS),
+// each: bytes transferred until the model is on screen, time to the first frame with splats, time
+// until the whole model is shown, and frames per second while the camera is dragged around for 3 s.
+// Then the JS the embed page loads: raw, gzip and brotli bytes.
+//
+// Needs a build (npm run build; SCANROOM_BUILD_DIR picks another build folder), the machine's
+// PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432) and Chromium (CHROMIUM_PATH or /usr/bin/chromium);
+// starts its own Auth emulator unless one runs on TEST_AUTH_EMULATOR_PORT.
+//   npx tsx bench/viewer.bench.ts            BENCH_VIEWER_MODELS=guitar,biker,1m (default: all three)
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { chromium, type Page } from "@playwright/test";
+import pg from "pg";
+import { CHROMIUM_ARGS } from "../playwright.config";
+import { migrate, seed } from "../scripts/lib/services.mjs";
+import { EMULATOR_HOST, FIREBASE_PROJECT_ID, TEST_PG_ADMIN_URL, databaseUrl } from "../tests/setup/config";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DATA = path.resolve(root, "../shared/data");
+const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
+if (!existsSync(path.join(buildDir, "server/index.js"))) {
+  process.stderr.write(`No build in ${buildDir}: run \`npm run build\` first.\n`);
+  process.exit(1);
+}
+const MODELS = (process.env.BENCH_VIEWER_MODELS ?? "guitar,biker,1m").split(",");
+const DRAG_MS = 3_000;
+const MB = 1024 * 1024;
+const database = `scanroom_bench_viewer_${process.pid}`;
+const work = mkdtempSync(path.join(os.tmpdir(), "scanroom-bench-viewer-"));
+const storageDir = path.join(work, "storage");
+
+function print(line: string) {
+  process.stdout.write(`${line}\n`);
+}
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A standard 3DGS .ply (SH degree 0) of `count` splats on a wavy torus, so it looks like something. */
+function generatePly(count: number): Buffer {
+  const properties = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "rot_0", "rot_1", "rot_2", "rot_3", "scale_0", "scale_1", "scale_2"];
+  const header = `ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${properties.map((p) => `property float ${p}\n`).join("")}end_header\n`;
+  const body = new Float32Array(count * properties.length);
+  let seed = 42;
+  const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  for (let i = 0; i < count; i++) {
+    const u = random() * Math.PI * 2;
+    const v = random() * Math.PI * 2;
+    const r = 0.35 + 0.05 * Math.sin(5 * u);
+    const o = i * properties.length;
+    body[o] = (1 + r * Math.cos(v)) * Math.cos(u);
+    body[o + 1] = r * Math.sin(v);
+    body[o + 2] = (1 + r * Math.cos(v)) * Math.sin(u);
+    body[o + 3] = Math.cos(u) * 1.5; // colour (SH DC): varies around the ring
+    body[o + 4] = Math.sin(v) * 1.5;
+    body[o + 5] = Math.sin(u) * 1.5;
+    body[o + 6] = 3; // opacity logit ≈ 0.95
+    body[o + 7] = 1; // identity rotation (w, x, y, z)
+    body[o + 11] = body[o + 12] = body[o + 13] = Math.log(0.006 + random() * 0.004);
+  }
+  return Buffer.concat([Buffer.from(header, "ascii"), Buffer.from(body.buffer)]);
+}
+
+function convert(input: string, output: string) {
+  const cli = path.join(root, "node_modules/@playcanvas/splat-transform/bin/cli.mjs");
+  const result = spawnSync(process.execPath, [cli, "--quiet", "--no-tty", "--gpu", "cpu", "--overwrite", input, output], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`splat-transform ${input}: ${result.stderr}`);
+}
+
+/** The originals as .ply files: guitar as shipped, biker converted from its .spz, and the generated scene. */
+function prepareOriginals(): Array<{ name: string; file: string }> {
+  const out: Array<{ name: string; file: string }> = [];
+  for (const name of MODELS) {
+    if (name === "guitar") out.push({ name, file: path.join(DATA, "splats/guitar.ply") });
+    else if (name === "biker") {
+      const file = path.join(work, "biker.ply");
+      convert(path.join(DATA, "splats/biker.spz"), file);
+      out.push({ name, file });
+    } else if (name === "1m") {
+      const file = path.join(work, "generated-1m.ply");
+      writeFileSync(file, generatePly(1_000_000));
+      out.push({ name: "1M generated", file });
+    }
+  }
+  return out;
+}
+
+/** The plain page's origin: three, Spark and the .ply from disk (JS gzipped, as any host would). */
+function startPlainServer(originals: Array<{ name: string; file: string }>) {
+  const files: Record<string, string> = {
+    "/three.module.js": path.join(root, "node_modules/three/build/three.module.js"),
+    "/three.core.js": path.join(root, "node_modules/three/build/three.core.js"),
+    "/OrbitControls.js": path.join(root, "node_modules/three/examples/jsm/controls/OrbitControls.js"),
+    "/spark.module.js": path.join(root, "node_modules/@sparkjsdev/spark/dist/spark.module.min.js"),
+  };
+  originals.forEach((original, i) => (files[`/model-${i}.ply`] = original.file));
+  const gzipped = new Map<string, Buffer>();
+  const page = `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;background:#1e1f22}canvas{display:block;width:100%;height:100%}</style>
+<script type="importmap">{"imports":{"three":"/three.module.js","three/addons/controls/OrbitControls.js":"/OrbitControls.js","@sparkjsdev/spark":"/spark.module.js"}}</script></head>
+<body><script type="module">
+import * as THREE from "three";
+import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import { SparkRenderer, SplatMesh } from "@sparkjsdev/spark";
+const renderer = new THREE.WebGLRenderer({ antialias: false });
+renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
+renderer.setSize(innerWidth, innerHeight);
+document.body.appendChild(renderer.domElement);
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0x1e1f22);
+const camera = new THREE.PerspectiveCamera(45, innerWidth / innerHeight, 0.01, 1000);
+const controls = new OrbitControls(camera, renderer.domElement);
+const spark = new SparkRenderer({ renderer });
+scene.add(spark);
+const mesh = new SplatMesh({ url: new URLSearchParams(location.search).get("model") });
+mesh.quaternion.set(1, 0, 0, 0);
+scene.add(mesh);
+window.bench = { frames: 0, firstFrameAt: null, readyAt: null };
+mesh.initialized.then(() => {
+  const box = mesh.getBoundingBox(true).applyMatrix4(mesh.matrixWorld);
+  const center = box.getCenter(new THREE.Vector3());
+  const radius = box.getSize(new THREE.Vector3()).length() / 2;
+  controls.target.copy(center);
+  camera.position.copy(center).add(new THREE.Vector3(1, 0.3, 1).normalize().multiplyScalar(radius * 2.2));
+  controls.update();
+  renderer.setAnimationLoop(() => {
+    controls.update();
+    renderer.render(scene, camera);
+    window.bench.frames++;
+    if (window.bench.firstFrameAt === null && spark.activeSplats > 0) {
+      renderer.getContext().finish();
+      window.bench.firstFrameAt = window.bench.readyAt = performance.now();
+    }
+  });
+});
+</script></body></html>`;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname === "/plain.html") {
+      res.writeHead(200, { "Content-Type": "text/html" }).end(page);
+      return;
+    }
+    const file = files[url.pathname];
+    if (!file) {
+      res.writeHead(404).end();
+      return;
+    }
+    if (file.endsWith(".js")) {
+      if (!gzipped.has(file)) gzipped.set(file, gzipSync(readFileSync(file)));
+      res.writeHead(200, { "Content-Type": "text/javascript", "Content-Encoding": "gzip" }).end(gzipped.get(file));
+      return;
+    }
+    const body = readFileSync(file);
+    res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": body.length }).end(body);
+  });
+  return new Promise<{ url: string; close: () => void }>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
+  );
+}
+
+interface Measured {
+  bytes: number;
+  firstFrameMs: number | null;
+  readyMs: number | null;
+  fps: number;
+  scripts: string[];
+}
+
+/** Loads `url`, waits for the model, then drags the camera around for DRAG_MS and counts frames. */
+async function measure(page: Page, url: string, read: () => Promise<{ frames: number; firstFrameAt: number | null; readyAt: number | null } | null>): Promise<Measured> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  let bytes = 0;
+  const scripts: string[] = [];
+  const types = new Map<string, string>();
+  cdp.on("Network.responseReceived", (event) => types.set(event.requestId, event.type));
+  cdp.on("Network.loadingFinished", (event) => {
+    bytes += event.encodedDataLength;
+    if (types.get(event.requestId) === "Script") scripts.push(event.requestId);
+  });
+  const scriptUrls = new Map<string, string>();
+  cdp.on("Network.requestWillBeSent", (event) => scriptUrls.set(event.requestId, event.request.url));
+  await page.goto(url);
+  let stats = await read();
+  for (let i = 0; i < 600 && !stats?.readyAt; i++) {
+    await page.waitForTimeout(250);
+    stats = await read();
+  }
+  if (!stats?.readyAt) throw new Error(`${url}: the model was not shown within 150 s`);
+  const transferred = bytes;
+  const box = (await page.locator("canvas").first().boundingBox())!;
+  const before = stats.frames;
+  const started = Date.now();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+  await page.mouse.down();
+  let step = 0;
+  while (Date.now() - started < DRAG_MS) {
+    step++;
+    await page.mouse.move(box.x + box.width * (0.3 + 0.4 * Math.abs(Math.sin(step / 20))), box.y + box.height / 2 + 40 * Math.sin(step / 7));
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  const elapsed = (Date.now() - started) / 1000;
+  const after = (await read())!.frames;
+  await cdp.detach();
+  return {
+    bytes: transferred,
+    firstFrameMs: stats.firstFrameAt,
+    readyMs: stats.readyAt,
+    fps: (after - before) / elapsed,
+    scripts: scripts.map((id) => scriptUrls.get(id)!).filter(Boolean),
+  };
+}
+
+const fmtBytes = (n: number) => (n >= MB ? `${(n / MB).toFixed(2)} MB` : `${(n / 1024).toFixed(0)} kB`);
+const fmtMs = (n: number | null) => (n === null ? "—" : `${(n / 1000).toFixed(2)} s`);
+
+await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+await admin(`CREATE DATABASE "${database}"`);
+const dbUrl = databaseUrl(database);
+await migrate(dbUrl);
+await seed(dbUrl);
+Object.assign(process.env, {
+  DATABASE_URL: dbUrl,
+  STORAGE_DIR: storageDir,
+  FIREBASE_AUTH_EMULATOR_HOST: EMULATOR_HOST,
+  FIREBASE_PROJECT_ID,
+  MODEL_XOR_KEY: "bench-xor-key",
+  NODE_ENV: "production",
+  LOG_LEVEL: "warn",
+});
+const { ensureAuthEmulator } = await import("../tests/setup/services");
+const { startTestServer } = await import("../tests/setup/test-server");
+const { createIdentity } = await import("../tests/setup/firebase-users");
+const stopEmulator = await ensureAuthEmulator();
+const app = await startTestServer();
+const user = await createIdentity({ name: "Bench" });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+let plain: Awaited<ReturnType<typeof startPlainServer>> | null = null;
+
+async function api(method: string, apiPath: string, body?: unknown) {
+  const res = await fetch(`${app.url}/v1${apiPath}`, {
+    method,
+    headers: { Authorization: `Bearer ${user.idToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (res.status !== 200) throw new Error(`${method} ${apiPath}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Uploads a .ply through the API, makes it public and waits for its .sog delivery copy. */
+async function publish(name: string, file: string): Promise<{ itemId: string; seconds: number; sogBytes: number }> {
+  const bytes = readFileSync(file);
+  const { item_id: itemId } = await api("POST", "/item", { model_type: "ply", upload_type: "model", name });
+  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`);
+  const put = await fetch(link.url, { method: "PUT", body: new Uint8Array(bytes) });
+  if (put.status !== 200) throw new Error(`upload ${name}: ${put.status}`);
+  const started = Date.now();
+  await api("POST", `/item/${itemId}/file/size`, { size: bytes.length });
+  await api("PATCH", `/item/${itemId}`, { visibility: "public" });
+  for (let i = 0; i < 1_200; i++) {
+    const item = await api("GET", `/item/${itemId}`);
+    if (item.delivered_format === "sog") {
+      const head = await fetch(`${app.url}/v1/item/${itemId}/file`, { method: "GET" });
+      const sogBytes = Number(head.headers.get("content-length"));
+      await head.body?.cancel();
+      return { itemId, seconds: (Date.now() - started) / 1000, sogBytes };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${name}: no delivery copy after 10 minutes`);
+}
+
+try {
+  const originals = prepareOriginals();
+  plain = await startPlainServer(originals);
+  print(`Viewer bench — headless Chromium (SwiftShader, no GPU), viewport 1280×720, camera dragged for ${DRAG_MS / 1000} s`);
+  print("");
+  print("model          page                 transferred   first frame   model shown   fps (drag)");
+  let embedScripts: string[] = [];
+  for (const [index, original] of originals.entries()) {
+    const published = await publish(original.name, original.file);
+    // The embed page's counters come from the viewer's diagnostics hook (app/viewer/diagnostics.ts).
+    const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page2 = await ctx2.newPage();
+    const embed = await measure(page2, `${app.url}/embed/${published.itemId}`, () =>
+      page2.evaluate(() => {
+        const hook = (window as unknown as { __scanroomViewers?: () => { live: Array<{ frames: number; firstFrameAt: number | null; readyAt: number | null }> } }).__scanroomViewers;
+        return hook?.().live[0] ?? null;
+      }),
+    );
+    await ctx2.close();
+    embedScripts = embed.scripts;
+    const ctx3 = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page3 = await ctx3.newPage();
+    const baseline = await measure(page3, `${plain.url}/plain.html?model=/model-${index}.ply`, () =>
+      page3.evaluate(() => (window as unknown as { bench?: { frames: number; firstFrameAt: number | null; readyAt: number | null } }).bench ?? null),
+    );
+    await ctx3.close();
+    const label = original.name.padEnd(14);
+    print(`${label} embed (.sog ${fmtBytes(published.sogBytes).padStart(8)})  ${fmtBytes(embed.bytes).padStart(11)}   ${fmtMs(embed.firstFrameMs).padStart(11)}   ${fmtMs(embed.readyMs).padStart(11)}   ${embed.fps.toFixed(1).padStart(10)}`);
+    print(`${"".padEnd(14)} plain Spark (.ply)   ${fmtBytes(baseline.bytes).padStart(11)}   ${fmtMs(baseline.firstFrameMs).padStart(11)}   ${fmtMs(baseline.readyMs).padStart(11)}   ${baseline.fps.toFixed(1).padStart(10)}`);
+    print(`${"".padEnd(14)} (.ply ${fmtBytes(readFileSync(original.file).length)}; .sog delivery copy made in ${published.seconds.toFixed(1)} s after the upload)`);
+  }
+
+  // The JS of the embed page: what the browser fetched, measured raw and compressed the two usual ways.
+  let raw = 0;
+  let gzip = 0;
+  let brotli = 0;
+  const seen = new Set<string>();
+  for (const url of embedScripts) {
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const body = Buffer.from(await (await fetch(url, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
+    raw += body.length;
+    gzip += gzipSync(body, { level: 9 }).length;
+    brotli += brotliCompressSync(body).length;
+  }
+  print("");
+  print(`JS loaded by the embed page for a splat: ${seen.size} files, ${fmtBytes(raw)} raw, ${fmtBytes(gzip)} gzip, ${fmtBytes(brotli)} brotli`);
+} finally {
+  await browser.close();
+  plain?.close();
+  await app.close();
+  const { stopQueue } = await import("~/jobs/queue.server");
+  await stopQueue();
+  const { disconnectDb } = await import("~/db.server");
+  await disconnectDb();
+  await stopEmulator();
+  await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(0);

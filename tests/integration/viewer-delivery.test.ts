@@ -1,0 +1,135 @@
+// Delivery copies (issue 6): a splat uploaded as .ply/.spz gets a compact .sog made in the background,
+// served to viewers by GET /v1/item/{id}/file with ETags, while its owner can still download the original.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspectSogBundle } from "~/domain/sog-bundle.server";
+import { apiClient } from "../setup/api";
+import { XOR_KEY } from "../setup/config";
+import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { startTestServer } from "../setup/test-server";
+
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const guitarPly = readFileSync(path.join(DATA, "splats/guitar.ply"));
+const bikerSpz = readFileSync(path.join(DATA, "splats/biker.spz"));
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let api: ReturnType<typeof apiClient>;
+let alice: TestIdentity;
+let bob: TestIdentity;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.url);
+  [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function uploadSplat(bytes: Buffer, name: string): Promise<string> {
+  const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: "ply", upload_type: "model", name } });
+  expect(created.status).toBe(200);
+  const itemId: string = created.json.data.item_id;
+  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, { token: alice.idToken });
+  expect((await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(bytes) })).status).toBe(200);
+  const size = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { size: bytes.length } });
+  expect(size.status).toBe(200);
+  return itemId;
+}
+
+/** Waits until the item's delivery job has run (the queue works in this process: the app runs in it). */
+async function deliveryJobDone(itemId: string) {
+  const { db } = await import("~/db.server");
+  for (let i = 0; i < 240; i++) {
+    const rows = await db().$queryRawUnsafe<Array<{ state: string }>>(
+      `SELECT state::text FROM pgboss.job WHERE name = 'splat-delivery' AND data->>'itemId' = $1`,
+      itemId,
+    );
+    if (rows.length > 0 && rows.every((row) => row.state === "completed")) return;
+    if (rows.some((row) => row.state === "failed")) throw new Error(`the delivery job of ${itemId} failed`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the delivery job of ${itemId} did not finish`);
+}
+
+function unxor(bytes: Uint8Array): Buffer {
+  const key = new TextEncoder().encode(XOR_KEY);
+  return Buffer.from(bytes.map((b, i) => b ^ key[i % key.length]));
+}
+
+async function download(itemId: string, { token, original = false, etag }: { token?: string; original?: boolean; etag?: string } = {}) {
+  return fetch(`${server.url}/v1/item/${itemId}/file${original ? "?original=true" : ""}`, {
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(etag ? { "If-None-Match": etag } : {}) },
+  });
+}
+
+describe("delivery copies", () => {
+  it("serves viewers a .sog made from an uploaded .ply; the owner still downloads the original", { timeout: 120_000 }, async () => {
+    const itemId = await uploadSplat(guitarPly, "guitar");
+    await deliveryJobDone(itemId);
+
+    const owner = await api("GET", `/item/${itemId}`, { token: alice.idToken });
+    expect(owner.json.data).toMatchObject({
+      file_format: "ply",
+      delivered_format: "sog",
+      model_url: `/v1/item/${itemId}/file`,
+      original_url: `/v1/item/${itemId}/file?original=true`,
+    });
+    expect((await api("PATCH", `/item/${itemId}`, { token: alice.idToken, body: { visibility: "public" } })).status).toBe(200);
+    const visitor = await api("GET", `/item/${itemId}`, { token: bob.idToken });
+    expect(visitor.json.data).toMatchObject({ delivered_format: "sog", original_url: null });
+
+    // Anyone who may see the item gets the compact copy, XOR-obfuscated like every model download.
+    const delivered = await download(itemId);
+    expect(delivered.status).toBe(200);
+    const sog = unxor(new Uint8Array(await delivered.arrayBuffer()));
+    expect(Number(delivered.headers.get("content-length"))).toBe(sog.length);
+    expect(sog.length).toBeLessThan(guitarPly.length * 0.3);
+    expect(inspectSogBundle(sog).splats).toBe(90_854);
+    expect(delivered.headers.get("content-disposition")).toBe('attachment; filename="guitar.sog"');
+
+    // A second view downloads nothing: the ETag matches, whoever asks (no Vary on the token).
+    const etag = delivered.headers.get("etag")!;
+    expect(delivered.headers.get("cache-control")).toBe("private, no-cache");
+    const revalidated = await download(itemId, { token: bob.idToken, etag });
+    expect(revalidated.status).toBe(304);
+    expect((await revalidated.arrayBuffer()).byteLength).toBe(0);
+
+    // The original, byte for byte, for the owner only; its ETag never answers for the copy.
+    const original = await download(itemId, { token: alice.idToken, original: true });
+    expect(original.status).toBe(200);
+    expect(unxor(new Uint8Array(await original.arrayBuffer())).equals(guitarPly)).toBe(true);
+    expect(original.headers.get("etag")).not.toBe(etag);
+    expect((await download(itemId, { token: alice.idToken, etag: original.headers.get("etag")!, original: true })).status).toBe(304);
+    expect((await download(itemId, { token: alice.idToken, etag: original.headers.get("etag")! })).status).toBe(200);
+    for (const token of [bob.idToken, undefined]) {
+      const refused = await download(itemId, { token, original: true });
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toMatchObject({ status: 404, error: "not_found" });
+    }
+    const bogus = await fetch(`${server.url}/v1/item/${itemId}/file?original=maybe`);
+    expect(bogus.status).toBe(400);
+  });
+
+  it("makes an SPZ v4 upload (which the viewer cannot decode) viewable as .sog", { timeout: 120_000 }, async () => {
+    const itemId = await uploadSplat(bikerSpz, "biker");
+    await deliveryJobDone(itemId);
+    const item = await api("GET", `/item/${itemId}`, { token: alice.idToken });
+    expect(item.json.data).toMatchObject({ file_format: "spz", delivered_format: "sog" });
+    const sog = unxor(new Uint8Array(await (await download(itemId, { token: alice.idToken })).arrayBuffer()));
+    expect(inspectSogBundle(sog).splats).toBe(152_746);
+  });
+
+  it("keeps serving the original when the file cannot be converted (a truncated .ply)", { timeout: 60_000 }, async () => {
+    const truncated = guitarPly.subarray(0, Math.floor(guitarPly.length / 2));
+    const itemId = await uploadSplat(truncated, "half a guitar");
+    await deliveryJobDone(itemId);
+    const item = await api("GET", `/item/${itemId}`, { token: alice.idToken });
+    expect(item.json.data).toMatchObject({ file_format: "ply", delivered_format: "ply" });
+    const served = await download(itemId, { token: alice.idToken });
+    expect(unxor(new Uint8Array(await served.arrayBuffer())).equals(truncated)).toBe(true);
+  });
+});
