@@ -1,4 +1,5 @@
 import { db, type Plan, type Prisma, type Subscription, type User } from "~/db.server";
+import { storefrontsShowingOwnerChanged } from "~/jobs/storefront-sync-jobs.server";
 import { audited, listAuditEntries, recordAudit } from "./audit.server";
 import { adjustCredits, getUserQuotas, withCreditLedger } from "./credits.server";
 import { invalidInput, notFound } from "./errors";
@@ -147,8 +148,11 @@ export function setUserAdmin({ userId, isAdmin, actorId }: { userId: string; isA
   return changeUser({ userId, actorId, action: isAdmin ? "user.admin.grant" : "user.admin.revoke", data: { isAdmin } });
 }
 
-/** Disables (with a reason) or re-enables a user. Admins cannot disable themselves. */
-export function setUserDisabled({
+/**
+ * Disables (with a reason) or re-enables a user. Admins cannot disable themselves. Storefronts showing the
+ * user's models follow, once the change has committed (their models leave, or come back).
+ */
+export async function setUserDisabled({
   userId,
   disabled,
   reason,
@@ -160,10 +164,12 @@ export function setUserDisabled({
   actorId: string;
 }) {
   if (disabled && userId === actorId) throw invalidInput("You cannot disable your own account.");
-  return changeUser({
+  const result = await changeUser({
     userId,
     actorId,
     action: disabled ? "user.disable" : "user.enable",
     data: disabled ? { disabledAt: new Date(), disabledReason: reason ?? null } : { disabledAt: null, disabledReason: null },
   });
+  await storefrontsShowingOwnerChanged(userId);
+  return result;
 }

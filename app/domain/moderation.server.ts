@@ -1,4 +1,5 @@
 import { db, type Item, type Prisma } from "~/db.server";
+import { storefrontsShowingItemChanged } from "~/jobs/storefront-sync-jobs.server";
 import { audited } from "./audit.server";
 import { AppError, notFound } from "./errors";
 import { presentItem } from "./item-presenter";
@@ -8,7 +9,7 @@ import { notify } from "./notifications.server";
  * Moderation of public items. Unpublishing hides an item from everyone but its owner (items.server.ts
  * `visibleTo` and the public lists check `unpublishedAt`) without touching the owner's visibility
  * setting; the owner sees the reason on the item page and in a notification. Restoring undoes it.
- * Every action is audited.
+ * Every action is audited, and storefronts showing the item follow once it has committed.
  */
 const ownerSelect = { select: { id: true, email: true, displayName: true, disabledAt: true } } as const;
 
@@ -54,6 +55,7 @@ export async function unpublishItem({ itemId, reason, actorId }: { itemId: strin
       audit: { action: "item.unpublish", targetType: "item", targetId: itemId, before: moderationState(before), after: moderationState(after) },
     };
   });
+  await storefrontsShowingItemChanged(itemId);
   await notify({
     userId: result.owner.id,
     kind: "moderation",
@@ -76,6 +78,7 @@ export async function restoreItem({ itemId, actorId }: { itemId: string; actorId
       audit: { action: "item.restore", targetType: "item", targetId: itemId, before: moderationState(before), after: moderationState(after) },
     };
   });
+  await storefrontsShowingItemChanged(itemId);
   await notify({ userId: result.owner.id, kind: "moderation", title: `"${result.name}" is published again`, link: `/item/${itemId}` });
   return result;
 }

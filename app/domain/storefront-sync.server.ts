@@ -26,6 +26,19 @@ export async function storefrontProductsOf(itemId: string): Promise<StorefrontPr
   return links.map((link) => ({ shopDomain: link.shop.shopDomain, productGid: link.productGid }));
 }
 
+/**
+ * The installed stores' products that link any of `ownerId`'s models, in one query (an account disabled or
+ * enabled again changes what every storefront showing its models may show).
+ */
+export async function storefrontProductsOfOwner(ownerId: string): Promise<StorefrontProduct[]> {
+  const links = await db().productModelLink.findMany({
+    where: { item: { ownerId }, shop: { uninstalledAt: null } },
+    select: { productGid: true, shop: { select: { shopDomain: true } } },
+    distinct: ["shopId", "productGid"],
+  });
+  return links.map((link) => ({ shopDomain: link.shop.shopDomain, productGid: link.productGid }));
+}
+
 async function offlineAdmin(shopDomain: string): Promise<AdminGraphql> {
   const { admin } = await shopify().unauthenticated.admin(shopDomain);
   return admin;

@@ -1,6 +1,6 @@
 import type PgBoss from "pg-boss";
 import { z } from "zod";
-import { resyncProductMetafield, storefrontProductsOf, type StorefrontProduct } from "~/domain/storefront-sync.server";
+import { resyncProductMetafield, storefrontProductsOf, storefrontProductsOfOwner, type StorefrontProduct } from "~/domain/storefront-sync.server";
 import { logger } from "~/lib/logger.server";
 import { queue, STOREFRONT_SYNC_QUEUE } from "./queue.server";
 
@@ -48,5 +48,14 @@ export async function storefrontsShowingItemChanged(itemId: string, products?: S
     await enqueueStorefrontSync(products ?? (await storefrontProductsOf(itemId)));
   } catch (error) {
     logger.error("could not queue the storefront re-sync", { error, itemId });
+  }
+}
+
+/** Call after a change to an account that hides or shows all its models (disabled, enabled again). Never fails the caller. */
+export async function storefrontsShowingOwnerChanged(ownerId: string): Promise<void> {
+  try {
+    await enqueueStorefrontSync(await storefrontProductsOfOwner(ownerId));
+  } catch (error) {
+    logger.error("could not queue the storefront re-sync", { error, ownerId });
   }
 }

@@ -199,6 +199,21 @@ const callsOf = (operation: string, shop?: string) => adminCalls.filter((c) => c
 const linksOf = (name: string) =>
   db().productModelLink.findMany({ where: { shop: { shopDomain: domain(name) } }, orderBy: [{ productGid: "asc" }, { variantGid: "asc" }] });
 
+/**
+ * The metafield writes (set or delete) the fake Admin API has received, once there are `count`. A change to a
+ * model returns at once; the re-sync runs as a queued job with the shop's offline token.
+ */
+async function metafieldWrites(count: number) {
+  const writes = () => adminCalls.filter((c) => c.operation === "ScanroomSetModel" || c.operation === "ScanroomDeleteModel");
+  const deadline = Date.now() + 60_000;
+  while (writes().length < count) {
+    if (Date.now() > deadline) throw new Error(`the storefront re-sync did not run: ${writes().length} of ${count} metafield writes`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return writes();
+}
+const writtenModel = (write: { variables: Record<string, any> }) => JSON.parse(write.variables.metafields[0].value);
+
 const CHAIR: FakeProduct = { id: 101, title: "Oak chair", handle: "oak-chair", variants: [{ id: 1011, title: "Oak" }, { id: 1012, title: "Walnut" }] };
 const LAMP: FakeProduct = { id: 102, title: "Brass lamp", handle: "brass-lamp", variants: [{ id: 1021, title: "Default Title" }] };
 const SOFA: FakeProduct = { id: 201, title: "Shop B sofa", handle: "sofa", variants: [{ id: 2011, title: "Default Title" }] };
@@ -309,15 +324,7 @@ describe("products and links in the embedded admin", () => {
       await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid, itemId }), { id: "101" })));
     }
     const { updateItem, deleteItem } = await import("~/domain/items.server");
-    const lastWrite = async (count: number) => {
-      // The owner's change returns at once; the re-sync runs as a queued job with the shop's offline token.
-      const deadline = Date.now() + 60_000;
-      while (callsOf("ScanroomSetModel").length + callsOf("ScanroomDeleteModel").length < count) {
-        if (Date.now() > deadline) throw new Error("the storefront re-sync did not run");
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      return adminCalls.filter((c) => c.operation === "ScanroomSetModel" || c.operation === "ScanroomDeleteModel").at(-1)!;
-    };
+    const lastWrite = async (count: number) => (await metafieldWrites(count)).at(-1)!;
     adminCalls.length = 0;
 
     await updateItem({ itemId: a.id, ownerId: user!.id, changes: { visibility: "private" } });
@@ -338,6 +345,58 @@ describe("products and links in the embedded admin", () => {
     expect(await linksOf("shop-a")).toEqual([]);
     // Only this shop's product was touched, with this shop's token.
     expect(new Set(adminCalls.map((c) => c.shop))).toEqual(new Set([domain("shop-a")]));
+  });
+
+  it("follows an admin's moderation: unpublished, the model leaves the product's metafield; restored, it is back", async () => {
+    const { user } = await installShop("shop-a");
+    const admin = await db().user.update({ where: { id: (await createUser()).id }, data: { isAdmin: true } });
+    const [a, b] = [await createModel(user!.id), await createModel(user!.id)];
+    for (const [variantGid, itemId] of [["", a.id], ["gid://shopify/ProductVariant/1011", b.id]]) {
+      await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid, itemId }), { id: "101" })));
+    }
+    const { unpublishItem, restoreItem } = await import("~/domain/moderation.server");
+    adminCalls.length = 0;
+
+    await unpublishItem({ itemId: a.id, reason: "Copyrighted scan", actorId: admin.id });
+    const [hidden] = await metafieldWrites(1);
+    expect(hidden).toMatchObject({ shop: domain("shop-a"), operation: "ScanroomSetModel", variables: { metafields: [{ ownerId: "gid://shopify/Product/101" }] } });
+    expect(writtenModel(hidden)).toMatchObject({ product: null, variants: { "1011": { id: b.id } } });
+
+    await restoreItem({ itemId: a.id, actorId: admin.id });
+    const [, shown] = await metafieldWrites(2);
+    expect(writtenModel(shown)).toMatchObject({ product: { id: a.id, name: a.name }, variants: { "1011": { id: b.id } } });
+    expect(await linksOf("shop-a")).toHaveLength(2);
+  });
+
+  it("follows a disabled account: each product showing its models loses them, and gets them back when it is enabled", async () => {
+    const a = await installShop("shop-a");
+    const b = await installShop("shop-b");
+    const admin = await db().user.update({ where: { id: (await createUser()).id }, data: { isAdmin: true } });
+    const [chairModel, lampModel] = [await createModel(a.user!.id), await createModel(a.user!.id)];
+    const sofaModel = await createModel(b.user!.id);
+    for (const [id, itemId] of [["101", chairModel.id], ["102", lampModel.id]]) {
+      await run(productPage.action(args(await adminRequest("shop-a", `/app/products/${id}`, { intent: "attach", variantGid: "", itemId }), { id })));
+    }
+    await run(productPage.action(args(await adminRequest("shop-b", "/app/products/201", { intent: "attach", variantGid: "", itemId: sofaModel.id }), { id: "201" })));
+    const { setUserDisabled } = await import("~/domain/admin-users.server");
+    adminCalls.length = 0;
+
+    await setUserDisabled({ userId: a.user!.id, disabled: true, reason: "Spam", actorId: admin.id });
+    const removed = await metafieldWrites(2);
+    // Nothing of the account is left to show on either product: each metafield is deleted. Shop B's is not touched.
+    expect(removed.map((w) => [w.shop, w.operation, w.variables.metafields[0].ownerId]).sort()).toEqual([
+      [domain("shop-a"), "ScanroomDeleteModel", "gid://shopify/Product/101"],
+      [domain("shop-a"), "ScanroomDeleteModel", "gid://shopify/Product/102"],
+    ]);
+
+    await setUserDisabled({ userId: a.user!.id, disabled: false, actorId: admin.id });
+    const restored = (await metafieldWrites(4)).slice(2);
+    expect(restored.map((w) => [w.shop, w.operation, w.variables.metafields[0].ownerId, writtenModel(w).product.id]).sort()).toEqual([
+      [domain("shop-a"), "ScanroomSetModel", "gid://shopify/Product/101", chairModel.id],
+      [domain("shop-a"), "ScanroomSetModel", "gid://shopify/Product/102", lampModel.id],
+    ]);
+    expect(new Set(adminCalls.map((c) => c.shop))).toEqual(new Set([domain("shop-a")]));
+    expect(await linksOf("shop-a")).toHaveLength(2);
   });
 
   it("refuses models the storefront cannot show or that are not the account's (404), writing nothing", async () => {
