@@ -1,6 +1,6 @@
 import { unzipSync } from "three/addons/libs/fflate.module.js";
 import { BoxGeometry, Box3, Group, Mesh, MeshStandardMaterial } from "three";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { detectArSupport, exportUsdz, standOnGround } from "./ar";
 
 function floatingBox() {
@@ -39,5 +39,52 @@ describe("AR placement", () => {
 
   it("offers no AR route outside a browser", async () => {
     expect(await detectArSupport()).toEqual({ webxr: false, quickLook: false });
+  });
+});
+
+describe("AR support in a browser", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** A browser whose WebXR supports immersive-ar, with the given Permissions Policy APIs and Quick Look support. */
+  function browser(policy: { permissionsPolicy?: string[]; featurePolicy?: string[] }, { quickLook = false } = {}) {
+    const isSessionSupported = vi.fn(async (mode: string) => mode === "immersive-ar");
+    vi.stubGlobal("navigator", { xr: { isSessionSupported, requestSession: vi.fn() } });
+    const allowing = (features: string[] | undefined) => features && { allowsFeature: (feature: string) => features.includes(feature) };
+    vi.stubGlobal("document", {
+      permissionsPolicy: allowing(policy.permissionsPolicy),
+      featurePolicy: allowing(policy.featurePolicy),
+      createElement: () => ({ relList: { supports: (token: string) => quickLook && token === "ar" } }),
+    });
+    return { isSessionSupported };
+  }
+
+  it("asks WebXR for immersive-ar where the page may use spatial tracking", async () => {
+    const { isSessionSupported } = browser({ permissionsPolicy: ["xr-spatial-tracking", "fullscreen"] });
+    expect(await detectArSupport()).toEqual({ webxr: true, quickLook: false });
+    expect(isSessionSupported).toHaveBeenCalledWith("immersive-ar");
+  });
+
+  it("in a frame whose Permissions Policy withholds spatial tracking, has no WebXR and never asks for it", async () => {
+    const { isSessionSupported } = browser({ permissionsPolicy: ["fullscreen"] }, { quickLook: true });
+    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: true });
+    expect(isSessionSupported).not.toHaveBeenCalled();
+  });
+
+  it("reads the older Feature Policy API where the Permissions Policy one is missing", async () => {
+    const withheld = browser({ featurePolicy: [] });
+    expect((await detectArSupport()).webxr).toBe(false);
+    expect(withheld.isSessionSupported).not.toHaveBeenCalled();
+    vi.unstubAllGlobals();
+    const allowed = browser({ featurePolicy: ["xr-spatial-tracking"] });
+    expect((await detectArSupport()).webxr).toBe(true);
+    expect(allowed.isSessionSupported).toHaveBeenCalledWith("immersive-ar");
+  });
+
+  it("asks WebXR as before in a browser with neither policy API", async () => {
+    const { isSessionSupported } = browser({});
+    expect((await detectArSupport()).webxr).toBe(true);
+    expect(isSessionSupported).toHaveBeenCalledWith("immersive-ar");
   });
 });

@@ -31,10 +31,23 @@ type XrSession = EventTarget & {
 };
 type XrFrame = { getHitTestResults(source: unknown): Array<{ getPose(space: unknown): { transform: { matrix: Float32Array } } | null }> };
 
+type FeaturePolicy = { allowsFeature(feature: string): boolean };
+
+/**
+ * Whether this document's Permissions Policy lets it use WebXR's spatial tracking. An embed on another
+ * site is a frame that may not have it: asking WebXR there logs console errors, and AR could not start
+ * anyway. Browsers without either policy API are taken to allow it (their WebXR answers for itself).
+ */
+function xrAllowedHere(): boolean {
+  const doc = document as Document & { permissionsPolicy?: FeaturePolicy; featurePolicy?: FeaturePolicy };
+  const policy = doc.permissionsPolicy ?? doc.featurePolicy;
+  return policy?.allowsFeature("xr-spatial-tracking") ?? true;
+}
+
 export async function detectArSupport(): Promise<ArSupport> {
   if (typeof navigator === "undefined" || typeof document === "undefined") return { webxr: false, quickLook: false };
   const xr = (navigator as Navigator & { xr?: XrSystem }).xr;
-  const webxr = xr ? await xr.isSessionSupported("immersive-ar").catch(() => false) : false;
+  const webxr = xr && xrAllowedHere() ? await xr.isSessionSupported("immersive-ar").catch(() => false) : false;
   const quickLook = document.createElement("a").relList?.supports?.("ar") ?? false;
   return { webxr, quickLook };
 }
