@@ -5,25 +5,19 @@
 // Needs PostgreSQL (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test) and a build
 // (`npm run build`; SCANROOM_BUILD_DIR picks another build folder). Uses a scratch database it drops.
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { TEMPLATE_DATABASE, TEST_PG_ADMIN_URL } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
+import { exitUnlessBuilt, startBuiltApp } from "./app-server";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
-if (!existsSync(path.join(buildDir, "server/index.js"))) {
-  process.stderr.write(`No build in ${buildDir}: run \`npm run build\` first.\n`);
-  process.exit(1);
-}
+exitUnlessBuilt();
 
 async function templateExists() {
   const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
@@ -136,15 +130,9 @@ async function main() {
     await seed(url);
     process.stdout.write(`seeded ${ITEMS} public models in ${((Date.now() - seeded) / 1000).toFixed(1)} s\n`);
 
-    Object.assign(process.env, { DATABASE_URL: url, STORAGE_DIR: storageDir, NODE_ENV: "production", LOG_LEVEL: "error" });
-    const { createServer } = await import("node:http");
-    const http = createServer();
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", () => resolve()));
-    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-    process.env.APP_URL = base;
-    const { createServerApp } = await import("../server");
-    http.on("request", await createServerApp({ buildPath: path.join(buildDir, "server/index.js") }));
-    close = () => new Promise((resolve) => http.close(() => resolve()));
+    const app = await startBuiltApp({ databaseUrl: url, storageDir, listenHost: "127.0.0.1", originHost: "127.0.0.1" });
+    const base = app.origin;
+    close = app.close;
 
     // A cursor 20 pages deep (480 models in), taken from the loader's own JSON.
     let cursor: string | null = null;

@@ -14,12 +14,10 @@
 // nothing beyond localhost is reached. Uses a scratch database it drops.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import type { DecodedIdToken } from "firebase-admin/auth";
@@ -29,15 +27,11 @@ import { CHROMIUM_ARGS } from "../playwright.config";
 import { TEMPLATE_DATABASE, TEST_PG_ADMIN_URL } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
 import { EXTENSION_DIR, productPage } from "../tests/setup/storefront";
+import { buildDir, exitUnlessBuilt, listenOnFreePort, root, startBuiltApp } from "./app-server";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
-if (!existsSync(path.join(buildDir, "server/index.js"))) {
-  process.stderr.write(`No build in ${buildDir}: run \`npm run build\` first.\n`);
-  process.exit(1);
-}
+exitUnlessBuilt();
 const MODEL_FILE = path.resolve(root, "../shared/data/models/cat.glb");
 const ASSET_PATH = "/cdn/shop/extensions/scanroom-3d/assets";
 const VARIANTS = [
@@ -57,10 +51,6 @@ async function templateExists() {
   } finally {
     await client.end();
   }
-}
-
-function listen(server: Server, host?: string): Promise<number> {
-  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
 /**
@@ -118,7 +108,7 @@ async function startStore(pages: Record<string, string>) {
     res.writeHead(200, { "Content-Type": type, "Cache-Control": "public, max-age=3600", ...(gzip ? { "Content-Encoding": "gzip" } : {}) });
     res.end(gzip ? gzipSync(body) : body);
   });
-  const port = await listen(server, "127.0.0.1");
+  const port = await listenOnFreePort(server, "127.0.0.1");
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
@@ -187,13 +177,10 @@ async function main() {
   let closeApp = async () => {};
   let closeStore = async () => {};
   try {
-    Object.assign(process.env, { DATABASE_URL: url, STORAGE_DIR: storageDir, NODE_ENV: "production", LOG_LEVEL: "error" });
-    const app = createServer();
-    const appOrigin = `http://localhost:${await listen(app)}`;
-    process.env.APP_URL = appOrigin;
-    const { createServerApp } = await import("../server");
-    app.on("request", await createServerApp({ buildPath: path.join(buildDir, "server/index.js") }));
-    closeApp = () => new Promise((resolve) => app.close(() => resolve()));
+    // On every interface, named localhost: another origin than the store's 127.0.0.1, as a real storefront's is.
+    const app = await startBuiltApp({ databaseUrl: url, storageDir, originHost: "localhost" });
+    const appOrigin = app.origin;
+    closeApp = app.close;
 
     const { item, posterBytes } = await seedModel();
     const { buildModelMetafield } = await import("~/lib/shopify-model-metafield");

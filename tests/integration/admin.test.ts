@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
 
 // The admin area (issue 9): every /v1/admin endpoint and page, through the real built app over HTTP,
@@ -25,16 +26,6 @@ async function userIdOf(identity: TestIdentity): Promise<string> {
   const res = await api("GET", "/user", { token: identity.idToken });
   expect(res.status).toBe(200);
   return res.json.data.user.id;
-}
-
-async function sessionCookie(identity: TestIdentity) {
-  const response = await fetch(`${server.url}/session`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ idToken: identity.idToken }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers.get("set-cookie")!.split(";")[0];
 }
 
 async function page(pathName: string, cookie?: string) {
@@ -130,7 +121,7 @@ describe("access", () => {
   });
 
   it("admin pages send visitors to sign in, show non-admins a 404, and open for admins", async () => {
-    const [adminCookie, memberCookie] = await Promise.all([sessionCookie(admin), sessionCookie(member)]);
+    const [adminCookie, memberCookie] = await Promise.all([sessionCookie(server.url, admin), sessionCookie(server.url, member)]);
     const pages = ["/admin", "/admin/announcements", "/admin/categories", "/admin/users", `/admin/users/${creatorId}`, "/admin/moderation", "/admin/audit"];
     for (const path of pages) {
       const visitor = await page(path);
@@ -260,7 +251,7 @@ describe("announcements", () => {
     const stored = (await db.announcement.findMany()).filter((row) => ids.includes(row.id)).map((row) => row.content);
     const served = JSON.stringify((await api("GET", "/announcements")).json.data);
     const admins = JSON.stringify((await api("GET", "/admin/announcements", { token: admin.idToken })).json.data);
-    const adminPage = (await page("/admin/announcements", await sessionCookie(admin))).text;
+    const adminPage = (await page("/admin/announcements", await sessionCookie(server.url, admin))).text;
     for (const [where, text] of [["stored", stored.join("\n")], ["served", served], ["admin API", admins]] as const) {
       expect(text, where).not.toMatch(/__xss/);
       expect(text, where).not.toMatch(/javascript:|onerror|onload|onclick|onmouseover|<iframe|<svg|<form|evil\.example/i);
@@ -329,7 +320,7 @@ describe("users", () => {
     expect(detail.json.data.quotas).toHaveProperty("total_scan_credit");
     expect(detail.json.data.ledger.entries.some((e: { kind: string }) => e.kind === "period_grant")).toBe(true);
     expect(detail.json.data.items.map((i: { id: string }) => i.id)).toContain(itemId);
-    const html = (await page(`/admin/users?q=${encodeURIComponent(creator.email)}`, await sessionCookie(admin))).text;
+    const html = (await page(`/admin/users?q=${encodeURIComponent(creator.email)}`, await sessionCookie(server.url, admin))).text;
     expect(html).toContain(creator.email);
     expect((await api("GET", `/admin/users/${randomUUID()}`, { token: admin.idToken })).status).toBe(404);
   });
@@ -391,7 +382,7 @@ describe("users", () => {
 
   it("disabling stops the user's API token and site session and hides their public items; enabling undoes it", async () => {
     const itemId = await createItem(creator, "Disabled owner's model");
-    const cookie = await sessionCookie(creator);
+    const cookie = await sessionCookie(server.url, creator);
     expect((await api("GET", `/item/${itemId}`)).status).toBe(200);
     expect((await page("/dashboard", cookie)).status).toBe(200);
     expect((await api("GET", `/items?owner=${creatorId}&status=uploading`)).json.data.items.map((i: { id: string }) => i.id)).toContain(itemId);
@@ -468,7 +459,7 @@ describe("moderation", () => {
     }
     const messages = await api("GET", "/admin/contact-messages", { token: admin.idToken });
     expect(messages.json.data.slice(0, 2).map((m: { subject: string }) => m.subject)).toEqual(["Second question", "First question"]);
-    const html = (await page("/admin/moderation", await sessionCookie(admin))).text;
+    const html = (await page("/admin/moderation", await sessionCookie(server.url, admin))).text;
     expect(html).toContain("Second question");
 
     const audit = await api("GET", "/admin/audit?limit=5", { token: admin.idToken });

@@ -6,6 +6,7 @@ import { MESSAGES } from "~/lib/upload-rules";
 import { apiClient } from "../setup/api";
 import { startFakeStripe, type FakeStripe } from "../setup/fake-stripe";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
 
 // Issue 8: plans, quotas, credits and payments. The ledger under concurrency, the billing-period reset,
@@ -37,13 +38,7 @@ async function domain() {
 async function signUp(name: string): Promise<Account> {
   const identity = await createIdentity({ name });
   const user = await api("GET", "/user", { token: identity.idToken });
-  const session = await fetch(`${server.url}/session`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ idToken: identity.idToken }),
-  });
-  expect(session.status).toBe(200);
-  return { identity, userId: user.json.data.user.id, cookie: session.headers.get("set-cookie")!.split(";")[0] };
+  return { identity, userId: user.json.data.user.id, cookie: await sessionCookie(server.url, identity) };
 }
 
 const quotas = async (account: Account) => (await api("GET", "/user/quotas", { token: account.identity.idToken })).json.data;

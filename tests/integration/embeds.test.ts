@@ -5,6 +5,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
 
 // Embeds and sharing (issue 6): registered embeds and the embed quota, the /embed page (framing, options,
@@ -32,16 +33,6 @@ async function setPlan(userId: string, planType: "free" | "starter" | "growth" |
 async function page(pathName: string, cookie?: string) {
   const response = await fetch(`${server.url}${pathName}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
   return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-async function sessionCookie(identity: TestIdentity) {
-  const response = await fetch(`${server.url}/session`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ idToken: identity.idToken }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers.get("set-cookie")!.split(";")[0];
 }
 
 async function uploadModel(owner: TestIdentity, name: string, visibility: "public" | "unlisted" | "private") {
@@ -203,7 +194,7 @@ describe("the /embed page", () => {
   });
 
   it("refuses a private or unknown model with a plain page — to its owner too, since an embed shows what visitors see", async () => {
-    const cookie = await sessionCookie(alice);
+    const cookie = await sessionCookie(server.url, alice);
     for (const [pathName, who] of [
       [`/embed/${ids.private}`, undefined],
       [`/embed/${ids.private}`, cookie],
@@ -405,7 +396,7 @@ describe("oEmbed and link previews", () => {
     expect(item.text).toContain(`<link rel="alternate" type="application/json+oembed" href="${discovery}" title="Oak chair"/>`);
     const embed = await page(`/embed/${ids.public}`);
     expect(embed.text).toContain('<meta property="og:title" content="Oak chair — Scanroom"/>');
-    const own = await page(`/item/${ids.private}`, await sessionCookie(alice));
+    const own = await page(`/item/${ids.private}`, await sessionCookie(server.url, alice));
     expect(own.status).toBe(200);
     expect(own.text).not.toContain("og:title");
     expect(own.text).not.toContain("json+oembed");

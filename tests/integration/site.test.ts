@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { EMULATOR_HOST } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
 
 // The public site (issue 3): announcements, notifications, contact (with reCAPTCHA faked at the
@@ -40,16 +41,6 @@ async function domain() {
     import("~/domain/notifications.server"),
   ]);
   return { db, announcements, notifications };
-}
-
-async function sessionCookie(identity: TestIdentity) {
-  const response = await fetch(`${server.url}/session`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ idToken: identity.idToken }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers.get("set-cookie")!.split(";")[0];
 }
 
 async function page(pathName: string, cookie?: string) {
@@ -261,10 +252,10 @@ describe("pages: views, visibility, embeds, plans", () => {
     expect((await page(`/item/${publicId}`)).status).toBe(200);
     expect((await page(`/viewer/${publicId}`)).status).toBe(200);
     expect(await views(publicId)).toBe(2);
-    const bobCookie = await sessionCookie(bob);
+    const bobCookie = await sessionCookie(server.url, bob);
     await page(`/item/${publicId}`, bobCookie);
     expect(await views(publicId)).toBe(3);
-    const aliceCookie = await sessionCookie(alice);
+    const aliceCookie = await sessionCookie(server.url, alice);
     const own = await page(`/item/${publicId}`, aliceCookie);
     expect(own.text).toContain("Manage");
     expect(await views(publicId)).toBe(3);
@@ -278,10 +269,10 @@ describe("pages: views, visibility, embeds, plans", () => {
     expect((await page(`/embed/${unlistedId}`)).status).toBe(200);
     for (const route of ["item", "viewer", "embed", "builder"]) {
       expect((await page(`/${route}/${privateId}`)).status, route).toBe(404);
-      expect((await page(`/${route}/${privateId}`, await sessionCookie(bob))).status, route).toBe(404);
+      expect((await page(`/${route}/${privateId}`, await sessionCookie(server.url, bob))).status, route).toBe(404);
     }
-    expect((await page(`/item/${privateId}`, await sessionCookie(alice))).status).toBe(200);
-    expect((await page(`/item/${privateId}/edit`, await sessionCookie(bob))).status).toBe(404);
+    expect((await page(`/item/${privateId}`, await sessionCookie(server.url, alice))).status).toBe(200);
+    expect((await page(`/item/${privateId}/edit`, await sessionCookie(server.url, bob))).status).toBe(404);
     expect((await page(`/item/not-a-uuid`)).status).toBe(404);
     // Explore and profiles list public models only.
     const explore = await page(`/?q=Page&_data=routes%2F_index`);
@@ -306,7 +297,7 @@ describe("pages: views, visibility, embeds, plans", () => {
     expect(res.json.data.is_watermark_enabled).toBe(false);
     expect((await page(`/embed/${publicId}`)).text).not.toContain("Made with Scanroom");
     expect((await api("PATCH", `/item/${publicId}/embed/watermark`, { token: bob.idToken, body: { is_watermark_enabled: true } })).status).toBe(404);
-    const pricing = await page("/pricing", await sessionCookie(alice));
+    const pricing = await page("/pricing", await sessionCookie(server.url, alice));
     expect(pricing.text).toMatch(/data-plan="growth"[^>]*>.*?Current plan/s);
   });
 
