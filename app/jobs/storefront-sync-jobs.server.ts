@@ -28,7 +28,11 @@ export async function startStorefrontSyncWorker(boss?: PgBoss): Promise<void> {
   }
 }
 
-/** Queues a metafield rewrite for each product (one pending job per product: repeats fold into it). */
+/**
+ * Queues a metafield rewrite for each product. Every change queues its own job (the queue's standard policy
+ * does not fold repeats by singletonKey); each rewrite reads the product's links as they are then, so a
+ * later job writes what is current when it runs.
+ */
 export async function enqueueStorefrontSync(products: StorefrontProduct[]): Promise<void> {
   if (products.length === 0) return;
   const boss = await queue();

@@ -7,6 +7,7 @@ import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
+import { uploadReadyModel } from "../setup/upload-model";
 
 // Embeds and sharing (issue 6): registered embeds and the embed quota, the /embed page (framing, options,
 // watermark, visibility, poster fallback when a plan lapses), share links and link credits, viewer settings,
@@ -35,14 +36,8 @@ async function page(pathName: string, cookie?: string) {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-async function uploadModel(owner: TestIdentity, name: string, visibility: "public" | "unlisted" | "private") {
-  const created = await api("POST", "/item", { token: owner.idToken, body: { model_type: "glb", upload_type: "model", name } });
-  const itemId: string = created.json.data.item_id;
-  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, { token: owner.idToken });
-  expect((await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(glb) })).status).toBe(200);
-  expect((await api("POST", `/item/${itemId}/file/size`, { token: owner.idToken, body: { size: glb.length } })).status).toBe(200);
-  expect((await api("PATCH", `/item/${itemId}`, { token: owner.idToken, body: { visibility } })).status).toBe(200);
-  return itemId;
+function uploadModel(owner: TestIdentity, name: string, visibility: "public" | "unlisted" | "private") {
+  return uploadReadyModel(api, owner, { bytes: glb, modelType: "glb", name, visibility });
 }
 
 async function setThumbnail(owner: TestIdentity, itemId: string, width: number, height: number) {

@@ -1,0 +1,26 @@
+import type { apiClient } from "./api";
+import type { TestIdentity } from "./firebase-users";
+
+/**
+ * Uploads a model file through the API's model flow (create → upload link → PUT → size): the item is ready,
+ * then given `visibility` when one is named (new items are private).
+ */
+export async function uploadReadyModel(
+  api: ReturnType<typeof apiClient>,
+  owner: Pick<TestIdentity, "idToken">,
+  { bytes, modelType, name, visibility }: { bytes: Buffer; modelType: "glb" | "ply" | "ksplat"; name: string; visibility?: "public" | "unlisted" | "private" },
+): Promise<string> {
+  const created = await api("POST", "/item", { token: owner.idToken, body: { model_type: modelType, upload_type: "model", name } });
+  if (created.status !== 200) throw new Error(`POST /item answered ${created.status}: ${JSON.stringify(created.json)}`);
+  const itemId: string = created.json.data.item_id;
+  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, { token: owner.idToken });
+  const put = await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(bytes) });
+  if (put.status !== 200) throw new Error(`the upload PUT answered ${put.status}`);
+  const size = await api("POST", `/item/${itemId}/file/size`, { token: owner.idToken, body: { size: bytes.length } });
+  if (size.status !== 200) throw new Error(`POST /file/size answered ${size.status}: ${JSON.stringify(size.json)}`);
+  if (visibility) {
+    const patched = await api("PATCH", `/item/${itemId}`, { token: owner.idToken, body: { visibility } });
+    if (patched.status !== 200) throw new Error(`PATCH /item answered ${patched.status}: ${JSON.stringify(patched.json)}`);
+  }
+  return itemId;
+}
