@@ -360,6 +360,9 @@ describe("images: thumbnails and avatars", () => {
     expect(own.status).toBe(200);
     expect(own.headers.get("content-type")).toBe("image/png");
     expect((await fetch(`${server.url}${url}`)).status).toBe(404); // private item
+    // Pages show it with <img>, which sends the site's session cookie and no token: the owner's cookie opens it, others' not.
+    expect((await fetch(`${server.url}${url}`, { headers: { Cookie: await sessionCookie(server.url, alice) } })).status).toBe(200);
+    expect((await fetch(`${server.url}${url}`, { headers: { Cookie: await sessionCookie(server.url, bob) } })).status).toBe(404);
 
     // Not an image: refused and deleted.
     const bad = await api("POST", `/item/${itemId}/thumbnail`, { token: alice.idToken });
