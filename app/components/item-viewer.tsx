@@ -3,11 +3,23 @@ import { useAuth } from "~/auth/auth-provider";
 import type { ViewerSettings } from "~/domain/viewer-settings";
 import { usePublicEnv } from "~/lib/use-public-env";
 import { xorKeyFromString } from "~/lib/xor";
+import type { PartTransform } from "~/viewer/types";
 import { ModelViewer, type ModelViewerProps } from "./model-viewer";
+
+/** One model of a scene item (the Builder's scenes); `url` is that part's file URL. */
+export interface ScenePartItem {
+  id: string;
+  name?: string | null;
+  url: string;
+  delivered_format?: string | null;
+  file_format?: string | null;
+  transform: PartTransform;
+}
 
 /**
  * The viewer with the owner's token (needed for private models); waits for the first sign-in state.
  * Opens as the item's viewer settings say (camera, background, autorotate); explicit props win.
+ * A scene item (`scene_parts`) shows its parts together, each placed by its transform.
  */
 export function ItemViewer({
   item,
@@ -26,7 +38,11 @@ export function ItemViewer({
     delivered_format?: string | null;
     /** The file as uploaded, for its owner. */
     original_url?: string | null;
+    /** Public and unlisted models download without waiting for the sign-in state (no token needed). */
+    visibility?: string;
     settings?: Pick<ViewerSettings, "camera" | "background" | "autorotate">;
+    /** Set for scene items: the models placed in the scene. */
+    scene_parts?: ScenePartItem[] | null;
   };
   background?: string;
   autorotate?: boolean;
@@ -45,7 +61,40 @@ export function ItemViewer({
   }, [ready, getToken]);
   const url = original && item.original_url ? item.original_url : item.model_url;
   const format = original && item.original_url ? item.file_format : (item.delivered_format ?? item.file_format);
-  if (!url || token === undefined) return null;
+  // Only private models and the owner's original need the bearer token; the others start downloading
+  // at once instead of after Firebase has restored the session (a second or more on a phone).
+  const needsToken = original || !item.visibility || item.visibility === "private";
+  if (needsToken && token === undefined) return null;
+  const xorKey = xorKeyFromString(modelXorKey);
+  const sceneParts = Array.isArray(item.scene_parts) ? item.scene_parts : null;
+  if (sceneParts) {
+    const parts = sceneParts
+      .filter((part) => part && typeof part.id === "string" && typeof part.url === "string" && part.url !== "")
+      .map((part) => {
+        const partFormat = part.delivered_format ?? part.file_format;
+        return {
+          id: part.id,
+          url: part.url,
+          token: needsToken ? token : null,
+          xorKey,
+          transform: part.transform,
+          ...(partFormat ? { fileName: `model.${partFormat}` } : {}),
+          ...(part.name ? { name: part.name } : {}),
+        };
+      });
+    return (
+      <ModelViewer
+        background={background ?? item.settings?.background ?? undefined}
+        autorotate={autorotate ?? item.settings?.autorotate}
+        initialCamera={item.settings?.camera}
+        onViewer={onViewer}
+        onReady={onReady}
+        onError={onError}
+        source={{ parts }}
+      />
+    );
+  }
+  if (!url) return null;
   return (
     <ModelViewer
       background={background ?? item.settings?.background ?? undefined}
@@ -54,7 +103,7 @@ export function ItemViewer({
       onViewer={onViewer}
       onReady={onReady}
       onError={onError}
-      source={{ url, token, xorKey: xorKeyFromString(modelXorKey), fileName: `model.${format ?? item.model_type}` }}
+      source={{ url, token: needsToken ? token : null, xorKey, fileName: `model.${format ?? item.model_type}` }}
     />
   );
 }

@@ -1,12 +1,17 @@
 /**
  * <ModelViewer>: downloads a model (with progress, auth and XOR decoding) and shows it in the
- * three.js viewer. The viewer bundle (three.js, and Spark for splats) is imported lazily inside
- * an effect, so it is code-split and server rendering never touches WebGL.
+ * three.js viewer; or a scene of several models, each with its own transform (the Builder's
+ * scenes). The viewer bundle (three.js, and Spark for splats) is imported lazily inside an effect,
+ * so it is code-split and server rendering never touches WebGL.
  */
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import type { CameraView, Viewer, ViewerReadyEvent } from "../viewer";
 import { startModelDownload } from "../viewer/download";
+import { applyPartTransform, normalizePartTransform } from "../viewer/part-transform";
+import { isSceneSource, partFailureNotice, sceneFilesKey, transformsKey, type PartFailure, type SceneSource } from "./scene-source";
 import { ViewerToolbar } from "./viewer-toolbar";
+
+export type { ScenePartSource, SceneSource } from "./scene-source";
 
 export interface ModelSource {
   url: string;
@@ -19,7 +24,12 @@ export interface ModelSource {
 }
 
 export interface ModelViewerProps {
-  source: ModelSource;
+  /**
+   * One model, or a scene: its parts download (at most 3 at once) and show together. A scene is
+   * reloaded when its parts' files change (ids, urls, tokens, keys, names of files); a change of
+   * transforms only moves the parts on show.
+   */
+  source: ModelSource | SceneSource;
   /** CSS colour behind the model. Applied when a source starts loading. */
   background?: string;
   className?: string;
@@ -83,6 +93,29 @@ const styles = {
     font: "14px/1.4 system-ui, sans-serif",
     textAlign: "center",
   },
+  notice: {
+    position: "absolute",
+    left: 10,
+    top: 10,
+    maxWidth: "min(480px, calc(100% - 20px))",
+    display: "flex",
+    gap: 8,
+    alignItems: "flex-start",
+    padding: "6px 10px",
+    borderRadius: 6,
+    background: "rgba(20, 21, 24, 0.85)",
+    color: "#fff",
+    font: "13px/1.4 system-ui, sans-serif",
+    zIndex: 2,
+  },
+  noticeClose: {
+    border: "none",
+    background: "transparent",
+    color: "inherit",
+    font: "inherit",
+    cursor: "pointer",
+    padding: "0 2px",
+  },
   track: {
     width: "min(320px, 80%)",
     height: 6,
@@ -107,6 +140,9 @@ export function ModelViewer({ source, background, className, autorotate, initial
   const rootRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<ViewState>(INITIAL_STATE);
   const [shownViewer, setShownViewer] = useState<Viewer | null>(null);
+  const [partFailures, setPartFailures] = useState<PartFailure[]>([]);
+  const [noticeDismissed, setNoticeDismissed] = useState(false);
+  const sourceRef = useRef(source);
   const onReadyRef = useRef(onReady);
   const onErrorRef = useRef(onError);
   const onViewerRef = useRef(onViewer);
@@ -116,11 +152,20 @@ export function ModelViewer({ source, background, className, autorotate, initial
     onErrorRef.current = onError;
     onViewerRef.current = onViewer;
     optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, initialCamera };
+    sourceRef.current = source;
   });
 
-  const { url, token, fileName } = source;
+  const scene = isSceneSource(source) ? source : null;
+  const single = scene ? null : (source as ModelSource);
+  const url = single?.url ?? "";
+  const token = single?.token;
+  const fileName = single?.fileName;
   // A new Uint8Array each render must not restart the download: depend on the key's content.
-  const xorKeyId = source.xorKey && source.xorKey.length > 0 ? Array.from(source.xorKey).join(",") : "";
+  const xorKeyId = single?.xorKey && single.xorKey.length > 0 ? Array.from(single.xorKey).join(",") : "";
+  // Likewise a scene: a new array of the same parts is the same scene.
+  const sceneKey = scene ? sceneFilesKey(scene) : "";
+  const sceneTransforms = scene ? transformsKey(scene) : "";
+  const partCount = scene?.parts.length ?? 0;
 
   useEffect(() => {
     const host = hostRef.current;
@@ -131,41 +176,69 @@ export function ModelViewer({ source, background, className, autorotate, initial
     let detachAddons: (() => void) | void = undefined;
     const xorKey = xorKeyId ? Uint8Array.from(xorKeyId.split(","), Number) : null;
     const { background: bg, autorotate: rotate, initialCamera: camera } = optionsRef.current;
+    const current = sourceRef.current;
+    const sceneParts = sceneKey && isSceneSource(current) ? current.parts : null;
     setState(INITIAL_STATE);
+    setPartFailures([]);
+    setNoticeDismissed(false);
 
     const fail = (error: unknown) => {
       if (cancelled || isCancellation(error)) return;
       const reason = reasonOf(error);
-      setState({ status: "error", message: `Failed to download model: ${reason}` });
+      // A scene's reasons read on their own ("This scene has no models yet", "None of the 3 models …").
+      setState({ status: "error", message: sceneParts ? reason : `Failed to download model: ${reason}` });
       onErrorRef.current?.(error instanceof Error ? error : new Error(reason));
     };
 
     // Progress updates are coalesced to whole percents (or 256 KiB steps when the size is unknown).
     let lastStep = -1;
+    const showProgress = (loaded: number, total: number | null) => {
+      if (cancelled) return;
+      const step = total ? Math.floor((loaded / total) * 100) : Math.floor(loaded / 262_144);
+      if (step === lastStep) return;
+      lastStep = step;
+      setState((previous) => ({ status: "loading", phase: "download", loaded, total, preview: previous.status === "loading" && previous.preview }));
+    };
+    const showPreparing = (loaded: number) => {
+      if (cancelled) return;
+      setState((previous) => (previous.status === "loading" ? { ...previous, phase: "prepare", loaded } : previous));
+    };
     const viewerModule = import("../viewer");
     viewerModule.catch(() => undefined); // reported through the await below
-    // The download starts at once, before the viewer bundle has arrived; the viewer then reads the
-    // bytes as they come (format detection, first splats of a plain .ply before the end).
-    const download = startModelDownload({
-      url,
-      token,
-      xorKey,
-      signal: abort.signal,
-      onProgress: (loaded, total) => {
-        if (cancelled) return;
-        const step = total ? Math.floor((loaded / total) * 100) : Math.floor(loaded / 262_144);
-        if (step === lastStep) return;
-        lastStep = step;
-        setState((previous) => ({ status: "loading", phase: "download", loaded, total, preview: previous.status === "loading" && previous.preview }));
-      },
-    });
-    download.done.then(
-      (bytes) => {
-        if (cancelled) return;
-        setState((previous) => (previous.status === "loading" ? { ...previous, phase: "prepare", loaded: bytes.byteLength } : previous));
-      },
-      () => undefined, // reported by viewer.load()
-    );
+
+    let show: (target: Viewer) => Promise<void>;
+    if (sceneParts) {
+      // One bar over all parts: the viewer sums their bytes; the downloads start as it asks (3 at once).
+      show = (target) => {
+        target.on("progress", ({ loaded, total }) => {
+          if (total !== null && loaded >= total) showPreparing(loaded);
+          else showProgress(loaded, total);
+        });
+        target.on("part-error", ({ id, error }) => {
+          if (cancelled || isCancellation(error)) return;
+          const name = sceneParts.find((part) => part.id === id)?.name;
+          setPartFailures((previous) => [...previous, { id, ...(name ? { name } : {}), message: reasonOf(error) }]);
+        });
+        return target.loadScene({
+          parts: sceneParts.map((part) => ({
+            id: part.id,
+            transform: part.transform,
+            ...(part.name !== undefined ? { name: part.name } : {}),
+            ...(part.fileName !== undefined ? { fileName: part.fileName } : {}),
+            download: () => startModelDownload({ url: part.url, token: part.token, xorKey: part.xorKey, signal: abort.signal }),
+          })),
+        });
+      };
+    } else {
+      // The download starts at once, before the viewer bundle has arrived; the viewer then reads the
+      // bytes as they come (format detection, first splats of a plain .ply before the end).
+      const download = startModelDownload({ url, token, xorKey, signal: abort.signal, onProgress: showProgress });
+      download.done.then(
+        (bytes) => showPreparing(bytes.byteLength),
+        () => undefined, // reported by viewer.load()
+      );
+      show = (target) => target.load({ download, fileName });
+    }
 
     (async () => {
       const { createViewer } = await viewerModule;
@@ -182,7 +255,7 @@ export function ModelViewer({ source, background, className, autorotate, initial
       viewer.on("preview", () => {
         if (!cancelled) setState((previous) => (previous.status === "loading" ? { ...previous, preview: true } : previous));
       });
-      await viewer.load({ download, fileName });
+      await show(viewer);
     })().then(
       () => {
         if (cancelled || !viewer) return;
@@ -201,7 +274,24 @@ export function ModelViewer({ source, background, className, autorotate, initial
       viewer = null;
       setShownViewer(null);
     };
-  }, [url, token, fileName, xorKeyId]);
+  }, [url, token, fileName, xorKeyId, sceneKey]);
+
+  // New transforms for the scene on show move its parts (no reload).
+  useEffect(() => {
+    const current = sourceRef.current;
+    if (!shownViewer || !sceneTransforms || !isSceneSource(current)) return;
+    const groups = shownViewer.stage.parts();
+    for (const part of current.parts) {
+      const group = groups.get(part.id);
+      if (!group) continue;
+      try {
+        applyPartTransform(group, normalizePartTransform(part.transform));
+      } catch {
+        // An invalid transform leaves the part where it is (loadScene reported it when loading).
+      }
+    }
+    shownViewer.stage.requestRender();
+  }, [shownViewer, sceneTransforms]);
 
   const rootStyle: CSSProperties = { ...styles.root, background: background ?? DEFAULT_BACKGROUND };
   let overlay = null;
@@ -211,10 +301,11 @@ export function ModelViewer({ source, background, className, autorotate, initial
     if (state.phase === "prepare") percent = 100;
     else if (state.total) percent = Math.min(100, Math.round((state.loaded / state.total) * 100));
     else if (state.loaded === 0) percent = 0;
-    let label = "Downloading model…";
-    if (state.phase === "prepare") label = "Preparing model…";
-    else if (state.total) label = `Downloading model… ${percent}%`;
-    else if (state.loaded > 0) label = `Downloading model… ${formatMegabytes(state.loaded)}`;
+    const what = scene ? "models" : "model";
+    let label = `Downloading ${what}…`;
+    if (state.phase === "prepare") label = `Preparing ${what}…`;
+    else if (state.total) label = `Downloading ${what}… ${percent}%`;
+    else if (state.loaded > 0) label = `Downloading ${what}… ${formatMegabytes(state.loaded)}`;
     overlay = (
       <div className={state.preview ? "mv-overlay mv-overlay-docked" : "mv-overlay"} style={state.preview ? { ...styles.overlay, ...styles.docked } : styles.overlay}>
         <div
@@ -242,6 +333,8 @@ export function ModelViewer({ source, background, className, autorotate, initial
     );
   }
 
+  const notice = state.status !== "error" && !noticeDismissed ? partFailureNotice(partFailures, partCount) : null;
+
   return (
     <div
       ref={rootRef}
@@ -257,9 +350,17 @@ export function ModelViewer({ source, background, className, autorotate, initial
         className="mv-canvas"
         style={styles.canvasHost}
         role="img"
-        aria-label={fileName ? `3D model: ${fileName}` : "3D model"}
+        aria-label={scene ? `3D scene: ${partCount} ${partCount === 1 ? "model" : "models"}` : fileName ? `3D model: ${fileName}` : "3D model"}
       />
       {overlay}
+      {notice ? (
+        <div className="mv-notice" role="status" data-testid="model-viewer-part-errors" style={styles.notice}>
+          <span>{notice}</span>
+          <button type="button" className="mv-notice-close" aria-label="Dismiss" style={styles.noticeClose} onClick={() => setNoticeDismissed(true)}>
+            ×
+          </button>
+        </div>
+      ) : null}
       {shownViewer && state.status === "ready" ? <ViewerToolbar viewer={shownViewer} frame={rootRef} /> : null}
     </div>
   );

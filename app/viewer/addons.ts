@@ -6,3 +6,5 @@ export { flyTo } from "./camera-flight";
 export { createHotspots, type HotspotAnnotation, type Hotspots } from "./hotspots";
 export { createMeasureTool, type MeasureTool } from "./measure";
 export { onSurfaceClick, pickCenter, pickSurface, type SurfaceHit } from "./picking";
+export { onClick, pickPart } from "./picking";
+export { createSceneGizmo, getPartTransform, type SceneGizmo, type SceneGizmoMode, type SceneGizmoOptions, type SceneGizmoSpace } from "./scene-gizmo";

@@ -66,7 +66,7 @@ const MESH_VIEW: Vec3 = [0, 0.3, 1];
  */
 const SPLAT_VIEW: Vec3 = [1, 0.3, 1];
 
-/** Default direction from the model's centre towards the camera. */
-export function viewDirectionFor(kind: "mesh" | "splat"): Vec3 {
+/** Default direction from the model's centre towards the camera; scenes with splats are seen like splats. */
+export function viewDirectionFor(kind: "mesh" | "splat" | "mixed"): Vec3 {
   return [...(kind === "mesh" ? MESH_VIEW : SPLAT_VIEW)] as Vec3;
 }

@@ -1,6 +1,7 @@
 /**
- * The framework-free three.js viewer: one canvas, one scene, one model at a time.
- * Lifecycle: createViewer() → load() (any number of times) → dispose().
+ * The framework-free three.js viewer: one canvas, one scene, one model (or one scene of several
+ * models: loadScene) at a time.
+ * Lifecycle: createViewer() → load() / loadScene() (any number of times) → dispose().
  */
 import {
   Color,
@@ -12,6 +13,7 @@ import {
   Scene,
   Vector3,
   WebGLRenderer,
+  type Object3D,
   type Texture,
 } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
@@ -26,18 +28,33 @@ import { onDoubleActivate } from "./focus-gesture";
 import { toggleFullscreen as toggleElementFullscreen } from "./fullscreen";
 import { applyOrbitStep, keyAction } from "./keyboard-navigation";
 import { pickSurface } from "./picking";
+import { createConcurrencyLimiter, type ConcurrencyLimiter } from "./concurrency-limit";
+import type { ModelDownload } from "./download";
+import { createSceneModel, isSceneModel } from "./scene-model";
+import { sumProgress, type PartProgress } from "./scene-progress";
+import { allPartsFailedError, EMPTY_SCENE, looksLikeMeshFile, validateScenePart } from "./scene-request";
 import { receiveDownload, type PreviewBytes } from "./streamed-load";
 import { Emitter } from "./emitter";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
 import { viewDirectionFor } from "./camera-fit";
-import { applyCameraView } from "./camera-view";
+import { applyCameraView, getCameraView } from "./camera-view";
 import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
 import { createGltfLoader, loadGltf, type GltfLoaderHandle } from "./load-gltf";
 import { createSparkRenderer, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
 import { startRenderLoop, type RenderLoop } from "./render-loop";
-import type { LoadRequest, NavigationMode, StreamedLoadRequest, Viewer, ViewerEvents, ViewerOptions, ViewerStats } from "./types";
+import type {
+  LoadRequest,
+  NavigationMode,
+  SceneLoadRequest,
+  ScenePartRequest,
+  StreamedLoadRequest,
+  Viewer,
+  ViewerEvents,
+  ViewerOptions,
+  ViewerStats,
+} from "./types";
 
 export const DEFAULT_BACKGROUND = "#1e1f22";
 export const DEFAULT_DECODER_PATH = "/viewer-libs/";
@@ -46,6 +63,14 @@ const DEFAULT_SPLAT_TIMEOUT_MS = 60_000;
 const HEAD_BYTES = 64 * 1024;
 /** Longest wait for a decoded splat to be sorted and drawn before "ready" fires anyway. */
 const SPLAT_FIRST_DRAW_TIMEOUT_MS = 5_000;
+/** Scene parts downloading at once (download factories beyond this wait for a free slot). */
+const PART_DOWNLOADS_AT_ONCE = 3;
+const NO_PARTS: ReadonlyMap<string, Object3D> = new Map<string, Object3D>();
+
+interface DecodedModel {
+  model: LoadedModel;
+  format: ModelFormat;
+}
 
 export function createViewer(options: ViewerOptions): Viewer {
   const device = detectDeviceProfile();
@@ -98,6 +123,14 @@ export function createViewer(options: ViewerOptions): Viewer {
   let spark: SparkHandle | null = null;
   let model: LoadedModel | null = null;
   let loadCounter = 0;
+  /** Aborted when a newer load (or dispose) supersedes the current one: a scene load stops waiting for its parts. */
+  let loadAbort: AbortController | null = null;
+  /** The loadScene() in flight, which addPart() waits for. */
+  let pendingScene: Promise<void> | null = null;
+  /** addPart() calls in flight, by part id (removePart() cancels one). */
+  const pendingParts = new Map<string, symbol>();
+  /** addPart() downloads share these slots. */
+  const addPartSlots = createConcurrencyLimiter(PART_DOWNLOADS_AT_ONCE);
   let disposed = false;
   let needsRender = true;
   let modelFormat: ModelFormat | null = null;
@@ -222,6 +255,28 @@ export function createViewer(options: ViewerOptions): Viewer {
     model = next;
     scene.add(next.object);
     needsRender = true;
+    events.emit("parts", partIds());
+  }
+
+  function partIds(): string[] {
+    return isSceneModel(model) ? [...model.parts.keys()] : [];
+  }
+
+  /**
+   * Meshes are lit (environment + key light) and tone mapped, also next to splats; splat colours
+   * are already display-referred (Spark's shader applies no tone mapping). Spark goes when no splat is left.
+   */
+  function applyLighting(kind: LoadedModel["kind"], target: WebGLRenderer): void {
+    if (kind === "mesh") void retireSpark(); // no splats left to draw
+    if (kind === "splat") {
+      scene.environment = null;
+      if (keyLight) keyLight.visible = false;
+      target.toneMapping = NoToneMapping;
+    } else {
+      ensureMeshLighting(target);
+      target.toneMapping = NeutralToneMapping;
+    }
+    needsRender = true;
   }
 
   /** Resolves after the next frame (or ~16 ms when the loop is paused, rendering by hand if needed). */
@@ -238,18 +293,21 @@ export function createViewer(options: ViewerOptions): Viewer {
   async function waitForFirstDraw(kind: LoadedModel["kind"]): Promise<void> {
     if (!renderer) return;
     renderNow(); // synchronous: compiles shaders and surfaces GPU errors inside load()
-    if (kind === "splat" && spark) {
+    if (kind !== "mesh" && spark) {
       const deadline = performance.now() + SPLAT_FIRST_DRAW_TIMEOUT_MS;
       while (!disposed && spark && performance.now() < deadline) {
-        if (spark.activeSplats > 0 && !spark.sorting && !spark.sortDirty && !spark.dirty) break;
+        // A first sort has finished (its splats are the active ones). Waiting for Spark to settle
+        // could take long: a moving camera (autorotate) keeps it re-sorting.
+        if (spark.activeSplats > 0) break;
         await tick();
       }
+      if (!disposed && renderer) renderNow(); // draws the sorted splats
     }
     if (disposed || !renderer) return;
     if (needsRender) renderNow();
     await waitForGpu(renderer.getContext());
-    if (!disposed && loop?.running) await loop.nextFrame();
     firstFrameAt ??= performance.now();
+    if (!disposed && loop?.running) await loop.nextFrame();
   }
 
   /**
@@ -257,30 +315,63 @@ export function createViewer(options: ViewerOptions): Viewer {
    * the item's saved opening view), unless `keepCamera` (the user has moved since the preview).
    */
   function presentModel(next: LoadedModel, format: ModelFormat, keepCamera: boolean): void {
-    const target = ensureRenderer(next.kind === "mesh");
-    if (next.kind === "mesh") {
-      void retireSpark(); // no splats left to draw
-      ensureMeshLighting(target);
-      target.toneMapping = NeutralToneMapping;
-    } else {
-      scene.environment = null;
-      if (keyLight) keyLight.visible = false;
-      target.toneMapping = NoToneMapping; // splat colours are already display-referred
-    }
+    applyLighting(next.kind, ensureRenderer(next.kind === "mesh"));
     replaceModel(next);
     modelFormat = format;
     const kept = keepCamera ? { position: camera.position.clone(), target: controls.target.clone() } : null;
-    frameCamera(camera, controls, next.bounds, viewDirection ?? viewDirectionFor(next.kind));
-    // The owner's saved opening view (item settings) wins over automatic framing; the zoom limits stay the fit's.
-    if (initialCamera) {
-      applyCameraView(camera, controls, initialCamera);
-      controls.saveState(); // "reset view" returns here
-    }
+    frameModel(next);
     if (kept) {
       camera.position.copy(kept.position);
       controls.target.copy(kept.target);
       if (!fly.active) controls.update();
     }
+  }
+
+  /** Frames the camera on the model; the owner's saved opening view (item settings) wins, the zoom limits stay the fit's. */
+  function frameModel(shown: LoadedModel): void {
+    frameCamera(camera, controls, shown.bounds, viewDirection ?? viewDirectionFor(shown.kind));
+    if (initialCamera) {
+      applyCameraView(camera, controls, initialCamera);
+      controls.saveState(); // "reset view" returns here
+    }
+    needsRender = true;
+  }
+
+  /**
+   * Decodes a whole file: the format from its magic bytes (the name as a tie-breaker), splats
+   * through Spark, glTF through GLTFLoader. Rejects with a readable Error.
+   */
+  async function decodeModel(bytes: ArrayBuffer, fileName: string | undefined, onProgress?: (loaded: number, total: number | null) => void): Promise<DecodedModel> {
+    if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
+    const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), fileName);
+    if (!format) throw new Error(EMPTY_OR_CORRUPTED);
+    const splat = isSplatFormat(format);
+    const target = ensureRenderer(!splat);
+    if (splat) {
+      await ensureSpark(target);
+      return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }) };
+    }
+    gltfLoader ??= createGltfLoader(target, decoderPath);
+    return { format, model: await loadGltf(gltfLoader.loader, bytes, format) };
+  }
+
+  /** Starts a load that supersedes the one in flight (if any). */
+  function beginLoad() {
+    loadAbort?.abort();
+    const abort = new AbortController();
+    loadAbort = abort;
+    const token = ++loadCounter;
+    const isCurrent = () => !disposed && token === loadCounter;
+    const cancellation = () =>
+      new LoadCancelledError(disposed ? "The viewer was disposed during loading" : "A newer model replaced this one");
+    const fail = (error: unknown, fallback: string): Error => {
+      const err = error instanceof LoadCancelledError ? error : toError(error, fallback);
+      if (isCurrent() && !(err instanceof LoadCancelledError)) events.emit("error", err);
+      return err;
+    };
+    firstFrameAt = null;
+    readyAt = null;
+    return { isCurrent, cancellation, fail, signal: abort.signal };
   }
 
   /** Shows the first splats of a download that is still running (streamed-load.ts). A failure here is not the load's. */
@@ -304,22 +395,12 @@ export function createViewer(options: ViewerOptions): Viewer {
   async function load(request: LoadRequest | StreamedLoadRequest): Promise<void> {
     if (disposed) throw new Error("The viewer has been disposed");
     const { fileName } = request;
-    const token = ++loadCounter;
-    const isCurrent = () => !disposed && token === loadCounter;
-    const cancellation = () =>
-      new LoadCancelledError(disposed ? "The viewer was disposed during loading" : "A newer model replaced this one");
-    const fail = (error: unknown, fallback: string): Error => {
-      const err = error instanceof LoadCancelledError ? error : toError(error, fallback);
-      if (isCurrent() && !(err instanceof LoadCancelledError)) events.emit("error", err);
-      return err;
-    };
+    const { isCurrent, cancellation, fail } = beginLoad();
 
     const started = performance.now();
-    firstFrameAt = null;
-    readyAt = null;
     let previewedAt: number | null = null;
     let loaded: LoadedModel;
-    let format;
+    let format: ModelFormat;
     try {
       const bytes =
         "download" in request
@@ -338,29 +419,18 @@ export function createViewer(options: ViewerOptions): Viewer {
             })
           : request.bytes;
       if (!isCurrent()) throw cancellation();
-      if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
-      format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), fileName);
-      if (!format) throw new Error(EMPTY_OR_CORRUPTED);
-      const splat = isSplatFormat(format);
-      const target = ensureRenderer(!splat);
-      if (splat) {
-        await ensureSpark(target);
-        loaded = await loadSplat({
-          bytes,
-          format,
-          fileName,
-          timeoutMs: splatTimeoutMs,
-          splatBudget,
-          onProgress: (done, total) => {
-            if (isCurrent()) events.emit("progress", { loaded: done, total });
-          },
-        });
-      } else {
-        gltfLoader ??= createGltfLoader(target, decoderPath);
-        loaded = await loadGltf(gltfLoader.loader, bytes, format);
-      }
+      ({ model: loaded, format } = await decodeModel(bytes, fileName, (done, total) => {
+        if (isCurrent()) events.emit("progress", { loaded: done, total });
+      }));
     } catch (error) {
       throw fail(error, EMPTY_OR_CORRUPTED);
+    }
+    try {
+      // Spark may have been retired meanwhile (removePart() took the last splat of the scene on show).
+      if (loaded.kind === "splat" && isCurrent()) await ensureSpark(ensureRenderer(false));
+    } catch (error) {
+      loaded.dispose();
+      throw fail(error, "The splat renderer could not be loaded");
     }
     if (!isCurrent()) {
       loaded.dispose();
@@ -380,6 +450,242 @@ export function createViewer(options: ViewerOptions): Viewer {
       loadMs: Math.round(performance.now() - started),
       ...(loaded.splatCount !== undefined ? { splatCount: loaded.splatCount } : {}),
     });
+  }
+
+  /**
+   * The bytes of one scene part. A download factory is only called when one of `slots` is free (and
+   * not at all once the load is no longer current); `onProgress` follows the bytes received.
+   */
+  function receivePart(
+    part: ScenePartRequest,
+    slots: ConcurrencyLimiter,
+    isCurrent: () => boolean,
+    cancellation: () => Error,
+    onProgress: (progress: PartProgress) => void,
+  ): Promise<ArrayBuffer> {
+    const follow = (download: ModelDownload): Promise<ArrayBuffer> => {
+      const report = () => onProgress({ loaded: download.loaded, total: download.total });
+      report();
+      const stop = download.onData(report);
+      return download.done.finally(() => {
+        stop();
+        if (isCurrent()) report();
+      });
+    };
+    const { download } = part;
+    if (typeof download !== "function") return follow(download);
+    return slots.run(() => (isCurrent() ? follow(download()) : Promise.reject(cancellation())));
+  }
+
+  /** Downloads and decodes one part; the decoded model is freed when the load stopped being current meanwhile. */
+  async function decodePart(
+    part: ScenePartRequest,
+    slots: ConcurrencyLimiter,
+    isCurrent: () => boolean,
+    cancellation: () => Error,
+    onProgress: (progress: PartProgress) => void,
+  ): Promise<DecodedModel> {
+    const bytes = await receivePart(part, slots, isCurrent, cancellation, onProgress);
+    if (!isCurrent()) throw cancellation();
+    const decoded = await decodeModel(bytes, part.fileName);
+    if (!isCurrent()) {
+      decoded.model.dispose();
+      throw cancellation();
+    }
+    return decoded;
+  }
+
+  /** Resolves with `promise`, or rejects with `cancellation()` as soon as `signal` aborts. */
+  function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, cancellation: () => Error): Promise<T> {
+    if (signal.aborted) return Promise.reject(cancellation());
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(cancellation());
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  }
+
+  function loadScene(request: SceneLoadRequest): Promise<void> {
+    const loading = loadSceneNow(request);
+    pendingScene = loading;
+    const clear = () => {
+      if (pendingScene === loading) pendingScene = null;
+    };
+    loading.then(clear, clear);
+    return loading;
+  }
+
+  async function loadSceneNow(request: SceneLoadRequest): Promise<void> {
+    if (disposed) throw new Error("The viewer has been disposed");
+    const { isCurrent, cancellation, fail, signal } = beginLoad();
+    const started = performance.now();
+    const requested: unknown = request?.parts;
+    if (!Array.isArray(requested)) throw fail(new Error("A scene needs a list of parts"), EMPTY_SCENE);
+    if (requested.length === 0) throw fail(new Error(EMPTY_SCENE), EMPTY_SCENE);
+
+    const partError = (id: string, error: unknown) => {
+      if (isCurrent()) events.emit("part-error", { id, error: toError(error, EMPTY_OR_CORRUPTED) });
+    };
+    const parts: ScenePartRequest[] = [];
+    const errors: Error[] = [];
+    const ids = new Set<string>();
+    requested.forEach((input: unknown, index) => {
+      try {
+        const part = validateScenePart(input);
+        if (ids.has(part.id)) throw new Error(`${part.name ?? part.id}: the scene has two parts with this id`);
+        ids.add(part.id);
+        parts.push(part);
+      } catch (error) {
+        const err = toError(error, "Invalid scene part");
+        errors.push(err);
+        const id = (input as { id?: unknown } | null)?.id;
+        partError(typeof id === "string" ? id : `#${index + 1}`, err);
+      }
+    });
+
+    // Meshes want MSAA, which is fixed when the renderer is made; Spark is fetched meanwhile for splats.
+    try {
+      if (parts.some((part) => looksLikeMeshFile(part.fileName))) ensureRenderer(true);
+    } catch (error) {
+      throw fail(error, "WebGL is not available in this browser");
+    }
+    if (parts.some((part) => !looksLikeMeshFile(part.fileName))) loadSpark().catch(() => undefined);
+
+    const slots = createConcurrencyLimiter(PART_DOWNLOADS_AT_ONCE);
+    const progress: Array<PartProgress | null> = parts.map(() => null);
+    const emitProgress = () => {
+      if (isCurrent()) events.emit("progress", sumProgress(progress));
+    };
+    const decoded: Array<DecodedModel | null> = parts.map(() => null);
+    const settled = Promise.all(
+      parts.map((part, index) =>
+        decodePart(part, slots, isCurrent, cancellation, (current) => {
+          progress[index] = current;
+          emitProgress();
+        }).then(
+          (result) => {
+            decoded[index] = result;
+          },
+          (error: unknown) => {
+            if (error instanceof LoadCancelledError) return;
+            // A failed part no longer holds the summed total back.
+            const received = progress[index]?.loaded ?? 0;
+            progress[index] = { loaded: received, total: received };
+            emitProgress();
+            const err = toError(error, EMPTY_OR_CORRUPTED);
+            errors.push(err);
+            partError(part.id, err);
+          },
+        ),
+      ),
+    );
+    const freeDecoded = () => {
+      for (const result of decoded) result?.model.dispose();
+    };
+    try {
+      await unlessAborted(settled, signal, cancellation);
+    } catch (error) {
+      // Parts still decoding free themselves (decodePart); the ones done are freed here.
+      void settled.then(freeDecoded);
+      throw fail(error, EMPTY_OR_CORRUPTED);
+    }
+    if (!isCurrent()) {
+      freeDecoded();
+      throw cancellation();
+    }
+
+    const composite = createSceneModel();
+    parts.forEach((part, index) => {
+      const result = decoded[index];
+      if (result) composite.add({ id: part.id, name: part.name, format: result.format, model: result.model, transform: part.transform });
+    });
+    const format = composite.format;
+    if (!format) {
+      composite.dispose();
+      throw fail(allPartsFailedError(errors), EMPTY_OR_CORRUPTED);
+    }
+    try {
+      // Spark may have been retired meanwhile (a part removed from the scene still on show).
+      if (composite.kind !== "mesh") await ensureSpark(ensureRenderer(false));
+    } catch (error) {
+      composite.dispose();
+      throw fail(error, "The splat renderer could not be loaded");
+    }
+    if (!isCurrent()) {
+      composite.dispose();
+      throw cancellation();
+    }
+    try {
+      presentModel(composite, format, false);
+      await waitForFirstDraw(composite.kind);
+      readyAt = performance.now();
+    } catch (error) {
+      throw fail(error, "The scene could not be displayed");
+    }
+    if (!isCurrent()) throw cancellation();
+    const splatCount = composite.splatCount;
+    events.emit("ready", {
+      format,
+      loadMs: Math.round(performance.now() - started),
+      parts: composite.parts.size,
+      ...(splatCount !== undefined ? { splatCount } : {}),
+    });
+  }
+
+  async function addPart(request: ScenePartRequest): Promise<void> {
+    if (disposed) throw new Error("The viewer has been disposed");
+    const generation = loadCounter;
+    // A scene still loading gets the part once it is on show.
+    if (pendingScene) await pendingScene.catch(() => undefined);
+    if (disposed || loadCounter !== generation) {
+      throw new LoadCancelledError(disposed ? "The viewer was disposed during loading" : "A newer model replaced this one");
+    }
+    const shown = model;
+    if (!isSceneModel(shown)) return loadScene({ parts: [request] });
+
+    const part = validateScenePart(request);
+    if (shown.parts.has(part.id) || pendingParts.has(part.id)) throw new Error(`The scene already has a part "${part.id}"`);
+    const ticket = Symbol(part.id);
+    pendingParts.set(part.id, ticket);
+    const isCurrent = () => !disposed && loadCounter === generation && model === shown && pendingParts.get(part.id) === ticket;
+    const cancellation = () =>
+      new LoadCancelledError(disposed ? "The viewer was disposed during loading" : pendingParts.get(part.id) === ticket ? "A newer model replaced this scene" : "The part was removed");
+    try {
+      const { model: added, format } = await decodePart(part, addPartSlots, isCurrent, cancellation, () => undefined);
+      try {
+        // Spark may have been retired meanwhile (the scene's last splat removed).
+        if (added.kind === "splat") await ensureSpark(ensureRenderer(false));
+      } catch (error) {
+        added.dispose();
+        throw error;
+      }
+      if (!isCurrent()) {
+        added.dispose();
+        throw cancellation();
+      }
+      const wasEmpty = shown.parts.size === 0;
+      shown.add({ id: part.id, name: part.name, format, model: added, transform: part.transform });
+      if (renderer) applyLighting(shown.kind, renderer);
+      if (wasEmpty) {
+        modelFormat = format;
+        frameModel(shown); // the camera stays where the user put it, unless there was nothing to look at
+      }
+      events.emit("parts", partIds());
+      await waitForFirstDraw(added.kind);
+    } finally {
+      if (pendingParts.get(part.id) === ticket) pendingParts.delete(part.id);
+    }
+  }
+
+  function removePart(id: string): boolean {
+    if (pendingParts.delete(id)) return true; // its addPart() rejects and frees what it decoded
+    const shown = model;
+    if (disposed || !isSceneModel(shown) || !shown.remove(id)) return false;
+    if (renderer) applyLighting(shown.kind, renderer);
+    modelFormat = shown.format;
+    needsRender = true;
+    events.emit("parts", partIds());
+    return true;
   }
 
   function resetView(): void {
@@ -505,6 +811,7 @@ export function createViewer(options: ViewerOptions): Viewer {
       firstFrameAt,
       readyAt,
       navigationMode,
+      view: getCameraView({ camera, controls }),
     };
   }
   const unregister = registerViewer(getStats);
@@ -512,6 +819,8 @@ export function createViewer(options: ViewerOptions): Viewer {
   function dispose(): void {
     if (disposed) return;
     disposed = true;
+    loadAbort?.abort();
+    pendingParts.clear();
     unregister();
     fly.dispose();
     detachFocusGesture();
@@ -553,8 +862,11 @@ export function createViewer(options: ViewerOptions): Viewer {
 
   const viewer: Viewer = {
     canvas,
-    stage: { container, scene, camera, controls, model: () => model, requestRender },
+    stage: { container, scene, camera, controls, model: () => model, parts: () => (isSceneModel(model) ? model.groups : NO_PARTS), requestRender },
     load,
+    loadScene,
+    addPart,
+    removePart,
     resize,
     dispose,
     resetView,

@@ -5,9 +5,14 @@ export { isFullscreen, onFullscreenChange, toggleFullscreen } from "./fullscreen
 export { viewerDiagnostics, type ViewerDiagnostics } from "./diagnostics";
 export type { ArSupport } from "./ar";
 export { LoadCancelledError } from "./errors";
+export { EMPTY_SCENE } from "./scene-request";
 export type {
   LoadRequest,
   NavigationMode,
+  PartTransform,
+  Quat,
+  SceneLoadRequest,
+  ScenePartRequest,
   StreamedLoadRequest,
   Viewer,
   ViewerEvents,
@@ -15,6 +20,7 @@ export type {
   ViewerPreviewEvent,
   ViewerProgressEvent,
   ViewerReadyEvent,
+  ViewerPartErrorEvent,
   ViewerStats,
   ViewerStage,
 } from "./types";

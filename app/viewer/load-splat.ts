@@ -7,6 +7,7 @@ import type { ModelFormat } from "../lib/model-format";
 import { percentileBounds, sampleStride } from "./bounds";
 import { EMPTY_OR_CORRUPTED, toError } from "./errors";
 import type { LoadedModel } from "./loaded-model";
+import { markSplatObject } from "./object-flags";
 import { unsupportedSplatReason } from "./splat-support";
 import { withTimeout } from "./with-timeout";
 
@@ -168,5 +169,6 @@ export async function loadSplat({ bytes, format, fileName, timeoutMs, splatBudge
     throw new Error(EMPTY_OR_CORRUPTED);
   }
   mesh.quaternion.set(1, 0, 0, 0); // the upright flip described at sampleCenters()
+  markSplatObject(mesh); // picking: its hits have no face
   return { kind: "splat", object: mesh, bounds, splatCount, dispose: () => mesh.dispose() };
 }

@@ -1,9 +1,10 @@
 import type { Object3D } from "three";
 import type { Bounds } from "./bounds";
 
-/** A decoded model ready to be added to the scene. */
+/** A decoded model ready to be added to the scene (or a scene of several: scene-model.ts). */
 export interface LoadedModel {
-  kind: "mesh" | "splat";
+  /** "mixed": a scene with both splat and mesh parts. */
+  kind: "mesh" | "splat" | "mixed";
   object: Object3D;
   /** Robust world-space bounds used to frame the camera. */
   bounds: Bounds;

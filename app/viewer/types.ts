@@ -1,8 +1,9 @@
-import type { PerspectiveCamera, Scene } from "three";
+import type { Object3D, PerspectiveCamera, Scene } from "three";
 import type { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { ModelFormat } from "../lib/model-format";
 import type { CameraView } from "./camera-view";
 import type { ArSupport } from "./ar";
+import type { Vec3 } from "./bounds";
 import type { ModelDownload } from "./download";
 import type { LoadedModel } from "./loaded-model";
 
@@ -54,6 +55,43 @@ export interface StreamedLoadRequest {
   fileName?: string;
 }
 
+/** A rotation as a unit quaternion: x, y, z, w. */
+export type Quat = [number, number, number, number];
+
+/** Where one part of a scene sits, relative to the scene's origin (scale is per axis, each > 0). */
+export interface PartTransform {
+  position: Vec3;
+  quaternion: Quat;
+  scale: Vec3;
+}
+
+/** One model of a scene (loadScene, addPart). */
+export interface ScenePartRequest {
+  /** Unique within the scene; names the part in stage.parts(), pickPart(), removePart() and "part-error". */
+  id: string;
+  /**
+   * The part's bytes as they arrive. A factory is called only when a download slot is free: the
+   * viewer starts at most 3 part downloads at once (a download handed over as an object is already running).
+   */
+  download: ModelDownload | (() => ModelDownload);
+  /** Only used as a tie-breaker for formats without magic bytes (.splat, .spz, .sog, .gltf). */
+  fileName?: string;
+  transform: PartTransform;
+  /** For messages ("part-error" listeners show it). */
+  name?: string;
+}
+
+/** Several models shown together, each with its own transform (the Builder's scenes). */
+export interface SceneLoadRequest {
+  parts: ScenePartRequest[];
+}
+
+/** A part of a scene that could not be shown; the other parts still are. */
+export interface ViewerPartErrorEvent {
+  id: string;
+  error: Error;
+}
+
 /** "orbit": drag to turn around the model, right-drag or two fingers to pan, wheel or pinch to zoom. "fly": drag to look, W A S D to move. */
 export type NavigationMode = "orbit" | "fly";
 
@@ -73,6 +111,8 @@ export interface ViewerStats {
   /** performance.now() when the whole model was on the canvas ("ready"), or null. */
   readyAt: number | null;
   navigationMode: NavigationMode;
+  /** Where the camera is and looks. */
+  view: CameraView;
 }
 
 export interface ViewerPreviewEvent {
@@ -87,12 +127,17 @@ export interface ViewerReadyEvent {
   format: ModelFormat;
   /** Milliseconds spent decoding the bytes and uploading them to the GPU. */
   loadMs: number;
-  /** Number of gaussians for splat formats. */
+  /** Number of gaussians for splat formats (for a scene: of all its splat parts). */
   splatCount?: number;
+  /** For a scene (loadScene): the parts shown. `format` is then the first shown part's. */
+  parts?: number;
 }
 
 export interface ViewerProgressEvent {
-  /** Decoding progress of the current file; `total` is null when unknown. */
+  /**
+   * load(): decoding progress of the current splat file. loadScene(): bytes downloaded over all
+   * parts. `total` is null when unknown (for a scene: until every part's size is known).
+   */
   loaded: number;
   total: number | null;
 }
@@ -107,6 +152,10 @@ export interface ViewerEvents {
   preview: ViewerPreviewEvent;
   /** The navigation mode changed (M key, Escape, setNavigationMode, a focus double-click). */
   navigation: NavigationMode;
+  /** A part of a scene failed to download or decode (loadScene); the others are still shown. */
+  "part-error": ViewerPartErrorEvent;
+  /** The parts on show changed (a load, loadScene, addPart, removePart): the ids now shown, in order. */
+  parts: string[];
 }
 
 /**
@@ -119,8 +168,13 @@ export interface ViewerStage {
   scene: Scene;
   camera: PerspectiveCamera;
   controls: OrbitControls;
-  /** The model on show, or null until the first load() has succeeded. */
+  /** The model on show (for a scene, the composite of its parts), or null until the first load has succeeded. */
   model(): LoadedModel | null;
+  /**
+   * The transform group of each part of the scene on show, by id (empty for a single model). Moving
+   * a group moves its part; call requestRender() after.
+   */
+  parts(): ReadonlyMap<string, Object3D>;
   /** Asks for a frame, after an add-on moved the camera or changed the scene. */
   requestRender(): void;
 }
@@ -134,6 +188,21 @@ export interface Viewer {
    * empty, unrecognised, corrupt or truncated files, or when a newer load or dispose() supersedes it.
    */
   load(request: LoadRequest | StreamedLoadRequest): Promise<void>;
+  /**
+   * Shows several models together, replacing the current model: each part is downloaded (at most 3
+   * at once), decoded like load() does and placed by its transform. A part that fails is reported
+   * through "part-error" and left out; rejects with a readable Error when `parts` is empty or every
+   * part failed, or when a newer load or dispose() supersedes it.
+   */
+  loadScene(request: SceneLoadRequest): Promise<void>;
+  /**
+   * Adds one part to the scene on show without reloading the others (the camera stays). With no
+   * scene on show, starts one with this part. Rejects with a readable Error when the part cannot be
+   * shown (no "part-error" then) or its id is already in the scene.
+   */
+  addPart(part: ScenePartRequest): Promise<void>;
+  /** Takes a part out of the scene on show and frees it; false when there is no such part. */
+  removePart(id: string): boolean;
   /** Back to the opening view (the framing, or the item's saved camera); leaves fly mode. */
   resetView(): void;
   readonly navigationMode: NavigationMode;
