@@ -8,6 +8,8 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
   return {
     id: item.id,
     name: item.name,
+    // "model" (one file) or "scene" (several of the owner's models placed in the Builder; see scene_parts).
+    kind: item.kind,
     description: item.description,
     model_type: item.modelType,
     upload_type: item.uploadType,
@@ -37,3 +39,8 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
   };
 }
 export type ItemDto = ReturnType<typeof presentItem>;
+
+/** Whether there is anything to show in a viewer: a model file, or a scene with parts. */
+export function hasSomethingToView(item: { model_url: string | null; scene_parts?: readonly unknown[] | null }): boolean {
+  return !!item.model_url || (item.scene_parts?.length ?? 0) > 0;
+}

@@ -19,27 +19,44 @@ export async function openItemFile({
   itemId: string;
   viewerId: string | null;
   variant?: ItemFileVariant;
-}): Promise<{
+}): Promise<OpenedModelFile> {
+  // An item id alone never opens a file: visibility (or ownership for the original) is in the query.
+  const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItem({ itemId, viewerId });
+  if (!item) throw notFound();
+  const object = variant === "original" ? (item.fileKey ? { key: item.fileKey } : null) : deliveredObject(item);
+  return openStoredModel({ name: item.name, modelType: item.modelType, object, variant });
+}
+
+export interface OpenedModelFile {
   stream: Readable;
   size: number;
   etag: string;
   fileName: string;
   variant: ItemFileVariant;
-}> {
-  // An item id alone never opens a file: visibility (or ownership for the original) is in the query.
-  const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItem({ itemId, viewerId });
-  if (!item) throw notFound();
-  const object = variant === "original" ? (item.fileKey ? { key: item.fileKey } : null) : deliveredObject(item);
+}
+
+/** Opens a stored model object (already access-checked by the caller) with what the file routes send. */
+export async function openStoredModel({
+  name,
+  modelType,
+  object,
+  variant,
+}: {
+  name: string;
+  modelType: string;
+  object: { key: string } | null;
+  variant: ItemFileVariant;
+}): Promise<OpenedModelFile> {
   if (!object) throw notFound("Model file");
   const stat = await storage().stat(object.key);
   if (!stat) throw notFound("Model file");
-  const extension = object.key.split(".").pop() ?? item.modelType;
+  const extension = object.key.split(".").pop() ?? modelType;
   return {
     stream: await storage().createReadStream(object.key),
     size: stat.size,
     // Distinct per variant and object, so a cached original never answers for the delivery copy.
     etag: `"${variant === "original" ? "o" : "d"}-${stat.etag.replace(/^W\/|"/g, "")}"`,
-    fileName: `${item.name.replace(/[^\w .-]+/g, "_")}.${extension}`,
+    fileName: `${name.replace(/[^\w .-]+/g, "_")}.${extension}`,
     variant,
   };
 }

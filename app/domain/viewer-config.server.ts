@@ -3,9 +3,10 @@ import { embedUrl, shareUrl } from "~/lib/embed-code";
 import { listAnnotations, type AnnotationDto } from "./annotations.server";
 import { resolveRegisteredEmbed, watermarkShown } from "./embeds.server";
 import { isAppError } from "./errors";
-import { presentItem, type ItemDto } from "./item-presenter";
+import { hasSomethingToView } from "./item-presenter";
 import { getVisibleItem, type ItemWithOwner } from "./items.server";
 import { getPlanInForce } from "./plans.server";
+import { presentViewableItem, type ViewableItemDto } from "./scenes.server";
 
 /**
  * What a viewer needs to show an item (SPEC §7 GET /item/{id}/viewer, and the /embed/{id} page): the model's
@@ -19,7 +20,7 @@ async function viewerParts(item: ItemWithOwner) {
 /** The /v1 answer: the same for everyone who may see the item (no owner-only fields), with absolute URLs. */
 export async function getViewerConfig({ itemId, viewerId }: { itemId: string; viewerId: string | null }) {
   const item = await getVisibleItem({ itemId, viewerId });
-  const dto = presentItem(item, null);
+  const dto = await presentViewableItem(item, null);
   const { annotations, watermark } = await viewerParts(item);
   const appUrl = env().APP_URL;
   const absolute = (path: string | null) => (path ? new URL(path, appUrl).toString() : null);
@@ -30,6 +31,7 @@ export async function getViewerConfig({ itemId, viewerId }: { itemId: string; vi
       description: dto.description,
       status: dto.status,
       visibility: dto.visibility,
+      kind: dto.kind,
       model_type: dto.model_type,
       file_format: dto.file_format,
       file_size: dto.file_size,
@@ -38,6 +40,8 @@ export async function getViewerConfig({ itemId, viewerId }: { itemId: string; vi
       updated_at: dto.updated_at,
     },
     model_url: absolute(dto.model_url),
+    // A scene's models (the Builder): each part's file URL and its transform (position, quaternion x y z w, scale).
+    scene_parts: dto.scene_parts?.map((part) => ({ ...part, url: absolute(part.url)!, thumbnail_url: absolute(part.thumbnail_url) })) ?? null,
     thumbnail_url: absolute(dto.thumbnail_url),
     page_url: shareUrl(appUrl, item.id),
     embed_url: embedUrl(appUrl, item.id),
@@ -50,8 +54,8 @@ export type ViewerConfig = Awaited<ReturnType<typeof getViewerConfig>>;
 
 export type EmbedView =
   | { state: "unavailable" }
-  | { state: "poster"; item: ItemDto; reason: "not_ready" | "embed_inactive" }
-  | { state: "live"; item: ItemDto; annotations: AnnotationDto[]; watermark: boolean };
+  | { state: "poster"; item: ViewableItemDto; reason: "not_ready" | "embed_inactive" }
+  | { state: "live"; item: ViewableItemDto; annotations: AnnotationDto[]; watermark: boolean };
 
 /**
  * The /embed/{id} page. It shows what any visitor may see — public and unlisted models — whoever is signed in,
@@ -66,10 +70,10 @@ export async function getEmbedView({ itemId, embedId }: { itemId: string; embedI
     if (isAppError(error) && error.code === "not_found") return { state: "unavailable" };
     throw error;
   }
-  const dto = presentItem(item, null);
+  const dto = await presentViewableItem(item, null);
   if (embedId && (await resolveRegisteredEmbed({ itemId, ownerId: item.ownerId, embedId })) === "poster") {
     return { state: "poster", item: dto, reason: "embed_inactive" };
   }
-  if (!dto.model_url) return { state: "poster", item: dto, reason: "not_ready" };
+  if (!hasSomethingToView(dto)) return { state: "poster", item: dto, reason: "not_ready" };
   return { state: "live", item: dto, ...(await viewerParts(item)) };
 }

@@ -1,8 +1,8 @@
 import { getPageUser } from "~/auth/require-user.server";
 import { isAppError } from "~/domain/errors";
-import { presentItem } from "~/domain/item-presenter";
 import { getVisibleItem, recordItemView } from "~/domain/items.server";
 import { uuidSchema } from "~/domain/schemas";
+import { presentViewableItem } from "~/domain/scenes.server";
 
 /**
  * The item a page shows (viewer, embed): visible to this request's user, else a 404 response —
@@ -18,7 +18,7 @@ export async function loadVisibleItem(request: Request, id: string | undefined, 
       await recordItemView({ itemId: item.id, viewerId });
       item.viewCount += 1;
     }
-    return presentItem(item, viewerId);
+    return await presentViewableItem(item, viewerId);
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
     throw error;

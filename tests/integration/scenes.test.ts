@@ -1,0 +1,189 @@
+// The Builder's scenes (issue 6): a scene is an item of its own made of the owner's models with transforms,
+// saved whole, viewed through its own visibility, with each part's file served through the scene.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../setup/api";
+import { XOR_KEY } from "../setup/config";
+import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { startTestServer } from "../setup/test-server";
+import { uploadReadyModel } from "../setup/upload-model";
+
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));
+const guitarKsplat = readFileSync(path.join(DATA, "splats/guitar.ksplat"));
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let api: ReturnType<typeof apiClient>;
+let alice: TestIdentity;
+let bob: TestIdentity;
+let cat: string;
+let guitar: string;
+
+const IDENTITY = { position: [0, 0, 0], quaternion: [0, 0, 0, 1], scale: [1, 1, 1] };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.url);
+  [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
+  cat = await uploadReadyModel(api, alice, { bytes: catGlb, modelType: "glb", name: "cat" });
+  guitar = await uploadReadyModel(api, alice, { bytes: guitarKsplat, modelType: "ksplat", name: "guitar" });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+function unxor(bytes: ArrayBuffer): Buffer {
+  const key = new TextEncoder().encode(XOR_KEY);
+  return Buffer.from(new Uint8Array(bytes).map((b, i) => b ^ key[i % key.length]));
+}
+
+async function newScene(itemIds: string[], name = "Living room") {
+  const created = await api("POST", "/scene", { token: alice.idToken, body: { name, item_ids: itemIds } });
+  expect(created.status).toBe(200);
+  return created.json.data.item_id as string;
+}
+
+describe("making and saving a scene", () => {
+  it("makes a private scene item of meshes and splats, its parts in order at the origin", async () => {
+    const sceneId = await newScene([cat, guitar]);
+    const item = await api("GET", `/item/${sceneId}`, { token: alice.idToken });
+    expect(item.json.data).toMatchObject({ kind: "scene", name: "Living room", status: "ready", visibility: "private", model_type: "ply", model_url: null });
+    const scene = await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken });
+    expect(scene.status).toBe(200);
+    expect(scene.json.data.parts.map((part: { item_id: string; name: string; transform: unknown }) => [part.item_id, part.name, part.transform])).toEqual([
+      [cat, "cat", IDENTITY],
+      [guitar, "guitar", IDENTITY],
+    ]);
+    // The dashboard lists it with the models, as a scene.
+    const mine = await api("GET", "/items?owner=me", { token: alice.idToken });
+    expect(mine.json.data.items.find((entry: { id: string }) => entry.id === sceneId)).toMatchObject({ kind: "scene" });
+  });
+
+  it("saves moves, turns, scales, order and removals together; a new part is created", async () => {
+    const sceneId = await newScene([cat, guitar]);
+    const before = (await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken })).json.data.parts;
+    const saved = await api("PUT", `/item/${sceneId}/scene`, {
+      token: alice.idToken,
+      body: {
+        name: "Shop window",
+        parts: [
+          { id: before[1].id, item_id: guitar, transform: { position: [2, 0, -1], quaternion: [0, 2, 0, 2], scale: [0.5, 0.5, 0.5] } },
+          { item_id: cat, transform: { position: [-1, 0, 0], quaternion: [0, 0, 0, 1], scale: [2, 2, 2] } },
+        ],
+      },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.json.data.item).toMatchObject({ name: "Shop window", kind: "scene" });
+    const parts = saved.json.data.parts;
+    expect(parts.map((part: { item_id: string }) => part.item_id)).toEqual([guitar, cat]);
+    expect(parts[0].id).toBe(before[1].id); // kept
+    expect(parts[1].id).not.toBe(before[0].id); // the first cat part was removed, a new one made
+    expect(parts[0].transform.position).toEqual([2, 0, -1]);
+    parts[0].transform.quaternion.forEach((value: number, i: number) => expect(value).toBeCloseTo([0, Math.SQRT1_2, 0, Math.SQRT1_2][i])); // normalised
+    expect(parts[1].transform.scale).toEqual([2, 2, 2]);
+    const reread = await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken });
+    expect(reread.json.data.parts).toEqual(parts);
+  });
+
+  it("appends models with POST …/scene/parts and answers their ids", async () => {
+    const sceneId = await newScene([]);
+    const item = await api("GET", `/item/${sceneId}`, { token: alice.idToken });
+    expect(item.json.data.model_type).toBe("glb");
+    const added = await api("POST", `/item/${sceneId}/scene/parts`, { token: alice.idToken, body: { item_ids: [cat, cat] } });
+    expect(added.status).toBe(200);
+    const scene = await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken });
+    expect(scene.json.data.parts.map((part: { id: string }) => part.id)).toEqual(added.json.data.part_ids);
+    expect(scene.json.data.parts.map((part: { item_id: string }) => part.item_id)).toEqual([cat, cat]);
+  });
+
+  it("refuses bad transforms, other people's models, scenes in scenes and too many parts, changing nothing", async () => {
+    const sceneId = await newScene([cat]);
+    const [part] = (await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken })).json.data.parts;
+    const put = (parts: unknown) => api("PUT", `/item/${sceneId}/scene`, { token: alice.idToken, body: { parts } });
+
+    const zeroScale = await put([{ id: part.id, item_id: cat, transform: { ...IDENTITY, scale: [0, 1, 1] } }]);
+    expect(zeroScale.json).toMatchObject({ status: 400, error: "invalid_input", message: "parts.0.transform.scale.0 must be at least 0.001" });
+    const noRotation = await put([{ item_id: cat, transform: { ...IDENTITY, quaternion: [0, 0, 0, 0] } }]);
+    expect(noRotation.json).toMatchObject({ status: 400, message: "parts.0.transform.quaternion must not be all zeros" });
+
+    const bobsModel = await uploadReadyModel(api, bob, { bytes: catGlb, modelType: "glb", name: "bob's cat" });
+    const foreign = await put([{ item_id: bobsModel, transform: IDENTITY }]);
+    expect(foreign.json).toMatchObject({ status: 404, error: "not_found" });
+
+    const otherScene = await newScene([]);
+    const nested = await put([{ item_id: otherScene, transform: IDENTITY }]);
+    expect(nested.json).toMatchObject({ status: 400, error: "invalid_input" });
+    expect(nested.json.message).toContain("scenes cannot be placed in scenes");
+
+    const wrongPart = await put([{ id: part.id, item_id: guitar, transform: IDENTITY }]);
+    expect(wrongPart.json).toMatchObject({ status: 400, error: "invalid_input" });
+
+    const tooMany = await api("POST", `/item/${sceneId}/scene/parts`, { token: alice.idToken, body: { item_ids: Array(24).fill(cat) } });
+    expect(tooMany.json).toMatchObject({ status: 400, message: "A scene holds at most 24 models (this would make 25)." });
+
+    const scene = await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken });
+    expect(scene.json.data.parts).toEqual([part]);
+  });
+
+  it("is the owner's to change: others get 404, and a model is not a scene", async () => {
+    const sceneId = await newScene([cat]);
+    await api("PATCH", `/item/${sceneId}`, { token: alice.idToken, body: { visibility: "public" } });
+    const byBob = await api("PUT", `/item/${sceneId}/scene`, { token: bob.idToken, body: { parts: [] } });
+    expect(byBob.json).toMatchObject({ status: 404, error: "not_found" });
+    const intoModel = await api("POST", `/item/${cat}/scene/parts`, { token: alice.idToken, body: { item_ids: [guitar] } });
+    expect(intoModel.json).toMatchObject({ status: 400, error: "invalid_input" });
+    const signedOut = await api("POST", "/scene", { body: { item_ids: [] } });
+    expect(signedOut.status).toBe(401);
+  });
+});
+
+describe("who sees a scene", () => {
+  it("follows the scene's visibility: its parts' files come through the scene, even of private models", async () => {
+    const sceneId = await newScene([cat, guitar]);
+    const parts = (await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken })).json.data.parts;
+    const partUrl = `${server.url}${parts[0].url}`;
+    expect(parts[0].url).toBe(`/v1/item/${sceneId}/scene/${parts[0].id}/file`);
+
+    // Private scene: nobody else gets it or its files.
+    expect((await api("GET", `/item/${sceneId}/scene`, { token: bob.idToken })).status).toBe(404);
+    expect((await fetch(partUrl)).status).toBe(404);
+
+    await api("PATCH", `/item/${sceneId}`, { token: alice.idToken, body: { visibility: "unlisted" } });
+    const anonymous = await fetch(partUrl);
+    expect(anonymous.status).toBe(200);
+    expect(unxor(await anonymous.arrayBuffer()).equals(catGlb)).toBe(true);
+    // The model itself stays private.
+    expect((await fetch(`${server.url}/v1/item/${cat}/file`)).status).toBe(404);
+    // A second view downloads nothing new.
+    const again = await fetch(partUrl, { headers: { "If-None-Match": anonymous.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+
+    const config = await api("GET", `/item/${sceneId}/viewer`);
+    expect(config.status).toBe(200);
+    expect(config.json.data.item.kind).toBe("scene");
+    expect(config.json.data.scene_parts.map((part: { url: string }) => part.url)).toEqual(parts.map((part: { url: string }) => new URL(part.url, config.json.data.page_url).toString()));
+
+    const embed = await fetch(`${server.url}/embed/${sceneId}`);
+    expect(embed.status).toBe(200);
+    expect(await embed.text()).not.toContain("not available");
+  });
+
+  it("hides a part an admin unpublished from everyone but the owner; a deleted model leaves its scenes", async () => {
+    const spare = await uploadReadyModel(api, alice, { bytes: catGlb, modelType: "glb", name: "spare cat" });
+    const sceneId = await newScene([spare, guitar]);
+    await api("PATCH", `/item/${sceneId}`, { token: alice.idToken, body: { visibility: "public" } });
+    const { db } = await import("~/db.server");
+    await db().item.update({ where: { id: spare }, data: { unpublishedAt: new Date(), moderationReason: "test" } });
+    const forOthers = await api("GET", `/item/${sceneId}/scene`, { token: bob.idToken });
+    expect(forOthers.json.data.parts.map((part: { item_id: string }) => part.item_id)).toEqual([guitar]);
+    const forOwner = await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken });
+    expect(forOwner.json.data.parts.map((part: { item_id: string }) => part.item_id)).toEqual([spare, guitar]);
+
+    expect((await api("DELETE", `/item/${spare}`, { token: alice.idToken })).status).toBe(200);
+    const afterDelete = await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken });
+    expect(afterDelete.json.data.parts.map((part: { item_id: string }) => part.item_id)).toEqual([guitar]);
+  });
+});
