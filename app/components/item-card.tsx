@@ -8,6 +8,8 @@ export interface ItemCardData {
   status: string;
   thumbnail_url: string | null;
   model_type: string;
+  /** "scene" for a Builder scene (several models); absent or "model" otherwise. */
+  kind?: string;
   view_count: number;
   owner: { id: string; display_name: string | null };
 }
@@ -21,8 +23,8 @@ export function ItemCard({ item, children, showOwner = true }: { item: ItemCardD
           <img src={item.thumbnail_url} alt="" loading="lazy" />
         ) : (
           <span className="item-card-placeholder">
-            <i className="pi pi-box" />
-            <small>{item.model_type.toUpperCase()}</small>
+            <i className={item.kind === "scene" ? "pi pi-objects-column" : "pi pi-box"} />
+            <small>{item.kind === "scene" ? "SCENE" : item.model_type.toUpperCase()}</small>
           </span>
         )}
       </Link>

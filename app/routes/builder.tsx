@@ -1,24 +1,81 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
-import { BarePage } from "~/components/bare-page";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { Button } from "primereact/button";
+import { useState } from "react";
+import { useAuth } from "~/auth/auth-provider";
+import { requirePageUser } from "~/auth/require-user.server";
+import { BuilderFrame } from "~/components/builder/builder-frame";
+import { useToast } from "~/components/toast-provider";
+import { listOwnScenes } from "~/domain/scenes.server";
+import { MAX_SCENE_PARTS } from "~/domain/scene-schemas";
+import { formatDate, pluralize } from "~/lib/format";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { layout: false };
 export const meta: MetaFunction = () => [{ title: "Builder — Scanroom" }];
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePageUser(request);
+  return json({ scenes: await listOwnScenes({ ownerId: user.id }) });
+}
+
+/** /builder: the signed-in creator's scenes, and a new one (empty, or from models picked in /builder/import). */
 export default function Builder() {
+  const { scenes } = useLoaderData<typeof loader>();
+  const { api } = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState(false);
+
+  const createEmpty = async () => {
+    setCreating(true);
+    try {
+      const { item_id } = await api<{ item_id: string }>("/scene", { method: "POST", body: {} });
+      navigate(`/builder/${item_id}`);
+    } catch (error) {
+      toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
+      setCreating(false);
+    }
+  };
+
   return (
-    <BarePage title="Builder">
-      <p className="bare-status" data-testid="not-available">The Builder is not available yet.</p>
-      <p>
-        The Builder will let you arrange your models into scenes: place and scale them, add annotations with text and pictures, set the
-        viewer’s background and lighting, and record camera tours that visitors can play in the viewer and in embeds.
-      </p>
-      <p>Until then, you can rename your models, change who sees them, set their thumbnail and share or embed them.</p>
-      <ul className="bare-links">
-        <li><Link to="/dashboard">Go to My Dashboard</Link></li>
-        <li><Link to="/">Explore models</Link></li>
-      </ul>
-    </BarePage>
+    <BuilderFrame title="Builder">
+      <div className="builder-intro">
+        <p>
+          Place several of your models — gaussian splats and meshes together — in one scene, move, turn and scale them, and save the scene
+          as a model of its own: it gets a page, an embed code and a share link like any other. A scene holds up to {MAX_SCENE_PARTS} models.
+        </p>
+        <div className="builder-intro-actions">
+          <Link to="/builder/import" className="p-button">
+            <i className="pi pi-plus" aria-hidden="true" />
+            &nbsp;New scene from my models
+          </Link>
+          <Button label="Empty scene" icon="pi pi-file" outlined loading={creating} onClick={createEmpty} />
+        </div>
+      </div>
+      <h2 className="builder-subtitle">My scenes</h2>
+      {scenes.length === 0 ? (
+        <p className="builder-empty" data-testid="no-scenes">
+          You have no scenes yet.
+        </p>
+      ) : (
+        <ul className="builder-scene-list" data-testid="scene-list">
+          {scenes.map((scene) => (
+            <li key={scene.id} className="builder-scene-card">
+              <Link to={`/builder/${scene.id}`} className="builder-scene-link">
+                {scene.thumbnail_url ? <img src={scene.thumbnail_url} alt="" loading="lazy" /> : <span className="builder-scene-placeholder pi pi-objects-column" aria-hidden="true" />}
+                <span className="builder-scene-name">{scene.name}</span>
+              </Link>
+              <span className="builder-scene-meta">
+                {pluralize(scene.part_count, "model")} · {scene.visibility} · changed {formatDate(scene.updated_at)}
+              </span>
+              <Link to={`/item/${scene.id}`} className="builder-scene-view">
+                View
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </BuilderFrame>
   );
 }

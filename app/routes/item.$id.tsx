@@ -9,6 +9,7 @@ import { ItemStatus } from "~/components/item-status";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { ScanPanel } from "~/components/scan-panel";
 import { ShareEmbedDialog } from "~/components/share-embed-dialog";
+import { hasSomethingToView } from "~/domain/item-presenter";
 import { useToast } from "~/components/toast-provider";
 import { listAnnotations } from "~/domain/annotations.server";
 import { embedCode, shareUrl } from "~/lib/embed-code";
@@ -95,11 +96,15 @@ export default function ItemPage() {
         />
       ) : null}
       <div className="item-viewer-frame">
-        {item.model_url ? (
+        {hasSomethingToView(item) ? (
           <AnnotatedViewer item={item} annotations={annotations} onViewer={onViewer} />
         ) : (
           <div className="item-viewer-empty">
-            <ItemStatus status={item.status} detail={item.status_detail} progress={item.progress} />
+            {item.kind === "scene" ? (
+              <p className="item-panel-note">This scene is empty.</p>
+            ) : (
+              <ItemStatus status={item.status} detail={item.status_detail} progress={item.progress} />
+            )}
           </div>
         )}
       </div>
@@ -142,13 +147,21 @@ export default function ItemPage() {
           {item.is_owner ? (
             <section className="item-panel" aria-labelledby="owner-tools">
               <h2 id="owner-tools">Manage</h2>
-              {item.model_url ? null : <p className="item-panel-note">No model file yet.</p>}
+              {hasSomethingToView(item) ? null : (
+                <p className="item-panel-note">{item.kind === "scene" ? "No models in this scene yet: add some in the Builder." : "No model file yet."}</p>
+              )}
               <div className="item-owner-actions">
                 <Button size="small" outlined icon="pi pi-pencil" label="Rename" onClick={() => setEditingName(item.name)} />
                 <Link to={`/item/${item.id}/edit`} className="p-button p-button-sm p-button-outlined">
                   <i className="pi pi-sliders-h" aria-hidden="true" />
                   &nbsp;Edit
                 </Link>
+                {item.kind === "scene" || item.model_url ? (
+                  <Link to={`/builder/${item.id}`} className="p-button p-button-sm p-button-outlined">
+                    <i className="pi pi-objects-column" aria-hidden="true" />
+                    &nbsp;{item.kind === "scene" ? "Open in Builder" : "Use in a scene"}
+                  </Link>
+                ) : null}
                 <Button size="small" outlined icon="pi pi-share-alt" label="Share / Embed" onClick={() => setSharing(true)} />
                 <Button size="small" outlined severity="danger" icon="pi pi-trash" label="Delete" onClick={remove} />
               </div>
@@ -158,7 +171,7 @@ export default function ItemPage() {
                 className="p-inputtext"
                 value={item.visibility}
                 disabled={saving}
-                onChange={(e) => void patch({ visibility: e.target.value }, `The model is now ${e.target.value}.`)}
+                onChange={(e) => void patch({ visibility: e.target.value }, `The ${item.kind === "scene" ? "scene" : "model"} is now ${e.target.value}.`)}
               >
                 <option value="public">Public</option>
                 <option value="unlisted">Unlisted</option>

@@ -12,14 +12,15 @@ import { useToast } from "~/components/toast-provider";
 import { listAnnotations } from "~/domain/annotations.server";
 import { listCategories } from "~/domain/categories.server";
 import { isAppError } from "~/domain/errors";
-import { presentItem } from "~/domain/item-presenter";
 import { getOwnedItem, getVisibleItem } from "~/domain/items.server";
 import { getPlanInForce } from "~/domain/plans.server";
 import { uuidSchema } from "~/domain/schemas";
 import { getCurrentUserWithPlan } from "~/domain/users.server";
-import { xhrPut } from "~/lib/upload-flows";
+import { uploadItemThumbnail } from "~/lib/item-thumbnail";
 import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
 import type { RouteHandle } from "~/lib/route-handle";
+import { hasSomethingToView } from "~/domain/item-presenter";
+import { presentViewableItem } from "~/domain/scenes.server";
 
 export const handle: RouteHandle = { layout: false };
 
@@ -41,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     getPlanInForce({ userId: user.id }),
   ]);
   return json({
-    item: presentItem(item, user.id),
+    item: await presentViewableItem(item, user.id),
     categories,
     canRemoveWatermark: account.subscription?.plan.watermarkRemoval ?? false,
     annotations,
@@ -91,9 +92,7 @@ export default function EditItem() {
     if (problem) return toast({ severity: "warn", summary: "Thumbnail not changed", detail: problem });
     setBusy("thumbnail");
     try {
-      const link = await api<{ path: string; url: string }>(`/item/${item.id}/thumbnail`, { method: "POST" });
-      await xhrPut(link.url, file, () => undefined);
-      await api(`/item/${item.id}/thumbnail`, { method: "PUT", body: { path: link.path } });
+      await uploadItemThumbnail(api, item.id, file);
       toast({ severity: "success", summary: "Saved", detail: "The thumbnail was updated." });
       revalidator.revalidate();
     } catch (error) {
@@ -139,7 +138,7 @@ export default function EditItem() {
       </header>
       <div className="edit-body">
         <div className="edit-preview">
-          {item.model_url ? (
+          {hasSomethingToView(item) ? (
             <AnnotatedViewer
               item={item}
               annotations={annotationEditor.annotations}
@@ -177,8 +176,8 @@ export default function EditItem() {
             </select>
             <Button type="submit" label="Save changes" loading={busy === "details"} disabled={!form.name.trim() || busy !== null} />
           </form>
-          {item.model_url ? <AnnotationEditorPanel editor={annotationEditor} /> : null}
-          {item.model_url ? <MeasureScalePanel itemId={item.id} settings={item.settings} measured={measured} onSaved={() => revalidator.revalidate()} /> : null}
+          {hasSomethingToView(item) ? <AnnotationEditorPanel editor={annotationEditor} /> : null}
+          {hasSomethingToView(item) ? <MeasureScalePanel itemId={item.id} settings={item.settings} measured={measured} onSaved={() => revalidator.revalidate()} /> : null}
           <section className="edit-panel" aria-labelledby="thumb-heading">
             <h2 id="thumb-heading">Thumbnail</h2>
             {item.thumbnail_url ? <img className="edit-thumb" src={item.thumbnail_url} alt={`Thumbnail of ${item.name}`} /> : <p className="item-panel-note">No thumbnail yet: Explore shows a placeholder.</p>}

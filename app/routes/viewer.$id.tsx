@@ -5,6 +5,7 @@ import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { listAnnotations } from "~/domain/annotations.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import { loadVisibleItem } from "~/lib/visible-item.server";
+import { hasSomethingToView } from "~/domain/item-presenter";
 
 // /viewer/{id}: the model full screen, without the site's header and footer (SPEC §2 "no layout").
 export const handle: RouteHandle = { layout: false };
@@ -28,7 +29,7 @@ export default function FullScreenViewer() {
   return (
     <div className="fullscreen-viewer">
       <h1 className="sr-only">{item.name}</h1>
-      {item.model_url ? (
+      {hasSomethingToView(item) ? (
         <AnnotatedViewer key={original ? "original" : "delivered"} item={item} annotations={annotations} original={original} />
       ) : (
         <div className="fullscreen-empty">

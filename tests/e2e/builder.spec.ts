@@ -1,0 +1,140 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Locator, Page } from "@playwright/test";
+import { expect, registerAndSignIn, shareOfNonBackgroundPixels, test } from "./fixtures";
+
+// The Builder (issue 6), end to end in Chromium: a creator uploads a mesh and a splat from /builder/import into
+// a new scene, moves one with the gizmo and turns it with the number fields, saves (the view becomes the
+// thumbnail), is asked before leaving unsaved changes, publishes the scene, and a visitor's embed draws it.
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+test.use({ viewport: { width: 1280, height: 760 } });
+
+type Vec3 = [number, number, number];
+
+async function viewerReady(page: Page): Promise<Locator> {
+  const viewer = page.getByTestId("model-viewer");
+  await expect(viewer).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  return viewer;
+}
+
+/** Where a scene point is drawn on the page: the live viewer's camera (45° vertical field of view) projected by hand. */
+async function screenPoint(page: Page, viewer: Locator, point: Vec3): Promise<{ x: number; y: number }> {
+  const view = await page.evaluate(() => {
+    const hook = (window as unknown as { __scanroomViewers: () => { live: Array<{ view: { position: Vec3; target: Vec3 } }> } }).__scanroomViewers;
+    return hook().live[0].view;
+  });
+  const box = (await viewer.boundingBox())!;
+  const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const unit = (a: Vec3): Vec3 => {
+    const length = Math.hypot(...a);
+    return [a[0] / length, a[1] / length, a[2] / length];
+  };
+  const forward = unit(sub(view.target, view.position));
+  const right = unit(cross(forward, [0, 1, 0]));
+  const up = cross(right, forward);
+  const d = sub(point, view.position);
+  const depth = dot(d, forward);
+  const tan = Math.tan((45 * Math.PI) / 360);
+  const ndcX = dot(d, right) / (depth * tan * (box.width / box.height));
+  const ndcY = dot(d, up) / (depth * tan);
+  return { x: box.x + ((ndcX + 1) / 2) * box.width, y: box.y + ((1 - ndcY) / 2) * box.height };
+}
+
+const field = (page: Page, id: string) => page.locator(`#${id}`);
+async function position(page: Page): Promise<Vec3> {
+  return Promise.all(["x", "y", "z"].map(async (axis) => Number(await field(page, `part-position-${axis}`).inputValue()))) as Promise<Vec3>;
+}
+
+test("a creator builds a scene of a mesh and a splat with the gizmo, saves it, and a visitor's embed shows it", async ({ page, browser, consoleErrors }) => {
+  test.setTimeout(360_000); // software WebGL, two models, two pages
+  await registerAndSignIn(page, { name: "Builder Bea" });
+  await page.goto("/builder");
+  await expect(page.getByTestId("no-scenes")).toHaveText("You have no scenes yet.");
+  await page.getByRole("link", { name: "New scene from my models" }).click();
+  await expect(page.getByRole("heading", { name: "New scene from my models" })).toBeVisible();
+
+  // Model files go into the library first and come back ticked.
+  await page.getByTestId("import-file-input").setInputFiles([path.join(DATA, "models/cat.glb"), path.join(DATA, "splats/guitar.ksplat")]);
+  await expect(page.getByText("guitar.ksplat: uploaded")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("cat.glb: uploaded")).toBeVisible();
+  await expect(page.getByTestId("library").getByRole("checkbox", { checked: true })).toHaveCount(2);
+  await page.getByRole("button", { name: "Make a scene with 2" }).click();
+
+  await page.waitForURL(/\/builder\/[0-9a-f-]{36}$/);
+  const sceneId = page.url().split("/").pop()!;
+  const viewer = await viewerReady(page);
+  await expect(page.getByTestId("scene-parts").getByRole("button", { name: /^(cat|guitar)$/ })).toHaveText([/cat/, /guitar/]);
+  // The new models were laid out side by side: the scene has changes to save.
+  await expect(page.getByTestId("save-state")).toHaveText("Unsaved changes");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("save-state")).toHaveText("All changes saved");
+
+  // Select the cat and drag the gizmo's centre handle to the right: the model moves, its fields follow.
+  await page.getByTestId("scene-parts").getByRole("button", { name: "cat", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "cat" })).toBeVisible();
+  const before = await position(page);
+  const from = await screenPoint(page, viewer, before);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 40, from.y, { steps: 4 });
+  await page.mouse.move(from.x + 90, from.y, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => (await position(page))[0]).not.toBe(before[0]);
+  const moved = await position(page);
+  await expect(page.getByTestId("save-state")).toHaveText("Unsaved changes");
+
+  // Turn it a quarter about Y and double its size with the fields.
+  await field(page, "part-rotation-y").fill("90");
+  await field(page, "part-scale").fill("2");
+
+  // Leaving with unsaved changes asks first.
+  await page.getByRole("link", { name: "My scenes" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("This scene has unsaved changes. Leave without saving?");
+  await page.getByRole("button", { name: "Stay" }).click();
+  await expect(page).toHaveURL(new RegExp(`/builder/${sceneId}$`));
+
+  await page.getByLabel("Scene name").fill("Cat and guitar");
+  await page.keyboard.press("Control+s");
+  await expect(page.getByTestId("save-state")).toHaveText("All changes saved");
+
+  // Reopened, the scene is as saved.
+  await page.reload();
+  await viewerReady(page);
+  await page.getByTestId("scene-parts").getByRole("button", { name: "cat", exact: true }).click();
+  const reopened = await position(page);
+  reopened.forEach((value, axis) => expect(value).toBeCloseTo(moved[axis], 2));
+  await expect(field(page, "part-rotation-y")).toHaveValue("90");
+  await expect(field(page, "part-scale")).toHaveValue("2");
+  await expect(page.getByLabel("Scene name")).toHaveValue("Cat and guitar");
+
+  // The scene is listed with the thumbnail taken from the view when it was first saved.
+  await page.goto("/builder");
+  const card = page.getByTestId("scene-list").getByRole("listitem").filter({ hasText: "Cat and guitar" });
+  await expect(card).toContainText("2 models · private");
+  await expect(card.locator("img")).toHaveJSProperty("complete", true);
+  expect(await card.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+
+  // Published, a visitor's embed draws both models.
+  await page.goto(`/item/${sceneId}`);
+  await viewerReady(page);
+  await page.locator("#item-visibility").selectOption("public");
+  await expect(page.getByTestId("visibility-help")).toHaveText("Anyone can find it on Explore and on your profile.");
+  const visitor = await browser.newContext({ viewport: { width: 900, height: 600 } });
+  try {
+    const embed = await visitor.newPage();
+    const errors: string[] = [];
+    embed.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await embed.goto(`/embed/${sceneId}`);
+    await expect(embed.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+    await expect(embed.getByTestId("model-viewer-part-errors")).toHaveCount(0);
+    expect(await shareOfNonBackgroundPixels(embed, "[data-testid=model-viewer] canvas", [0x1e, 0x1f, 0x22])).toBeGreaterThan(0.02);
+    expect(errors).toEqual([]);
+  } finally {
+    await visitor.close();
+  }
+  expect(consoleErrors).toEqual([]);
+});
