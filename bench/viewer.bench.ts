@@ -3,7 +3,10 @@
 //   - our embed page (/embed/{id}: the app, the viewer, the .sog delivery copy made on upload) versus
 //   - a plain page that loads the original .ply with Spark (three + Spark from a static server, gzip JS),
 // each: bytes transferred until the model is on screen, time to the first frame with splats, time
-// until the whole model is shown, and frames per second while the camera is dragged around for 3 s.
+// until the whole model is shown, and frames per second while the camera turns around the model for
+// 3 s (autorotate on both; the plain page gets the embed page's camera, so both draw the model at the
+// same size); then the
+// first-frame and shown times again on a 10 Mbit/s link, where the transferred bytes count.
 // Then the JS the embed page loads: raw, gzip and brotli bytes.
 //
 // Needs a build (npm run build; SCANROOM_BUILD_DIR picks another build folder), the machine's
@@ -32,7 +35,7 @@ if (!existsSync(path.join(buildDir, "server/index.js"))) {
   process.exit(1);
 }
 const MODELS = (process.env.BENCH_VIEWER_MODELS ?? "guitar,biker,1m").split(",");
-const DRAG_MS = 3_000;
+const TURN_MS = 3_000;
 const MB = 1024 * 1024;
 const database = `scanroom_bench_viewer_${process.pid}`;
 const work = mkdtempSync(path.join(os.tmpdir(), "scanroom-bench-viewer-"));
@@ -106,13 +109,12 @@ function startPlainServer(originals: Array<{ name: string; file: string }>) {
   const files: Record<string, string> = {
     "/three.module.js": path.join(root, "node_modules/three/build/three.module.js"),
     "/three.core.js": path.join(root, "node_modules/three/build/three.core.js"),
-    "/OrbitControls.js": path.join(root, "node_modules/three/examples/jsm/controls/OrbitControls.js"),
     "/spark.module.js": path.join(root, "node_modules/@sparkjsdev/spark/dist/spark.module.min.js"),
   };
   originals.forEach((original, i) => (files[`/model-${i}.ply`] = original.file));
   const gzipped = new Map<string, Buffer>();
   const page = `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;background:#1e1f22}canvas{display:block;width:100%;height:100%}</style>
-<script type="importmap">{"imports":{"three":"/three.module.js","three/addons/controls/OrbitControls.js":"/OrbitControls.js","@sparkjsdev/spark":"/spark.module.js"}}</script></head>
+<script type="importmap">{"imports":{"three":"/three.module.js","three/addons/":"/three-addons/","@sparkjsdev/spark":"/spark.module.js"}}</script></head>
 <body><script type="module">
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
@@ -131,12 +133,17 @@ const mesh = new SplatMesh({ url: new URLSearchParams(location.search).get("mode
 mesh.quaternion.set(1, 0, 0, 0);
 scene.add(mesh);
 window.bench = { frames: 0, firstFrameAt: null, readyAt: null };
+// The same view as the embed page's (so both draw the model at the same size on screen).
+const view = JSON.parse(new URLSearchParams(location.search).get("view"));
 mesh.initialized.then(() => {
-  const box = mesh.getBoundingBox(true).applyMatrix4(mesh.matrixWorld);
-  const center = box.getCenter(new THREE.Vector3());
-  const radius = box.getSize(new THREE.Vector3()).length() / 2;
-  controls.target.copy(center);
-  camera.position.copy(center).add(new THREE.Vector3(1, 0.3, 1).normalize().multiplyScalar(radius * 2.2));
+  camera.position.fromArray(view.position);
+  controls.target.fromArray(view.target);
+  const distance = camera.position.distanceTo(controls.target);
+  camera.near = distance / 1000;
+  camera.far = distance * 100;
+  camera.updateProjectionMatrix();
+  controls.autoRotate = true;
+  controls.autoRotateSpeed = 1.5; // as the viewer's autorotate
   controls.update();
   renderer.setAnimationLoop(() => {
     controls.update();
@@ -155,7 +162,8 @@ mesh.initialized.then(() => {
       res.writeHead(200, { "Content-Type": "text/html" }).end(page);
       return;
     }
-    const file = files[url.pathname];
+    const addon = url.pathname.startsWith("/three-addons/") ? path.join(root, "node_modules/three/examples/jsm", path.normalize(url.pathname.slice("/three-addons/".length)).replace(/^(\.\.[/\\])+/, "")) : null;
+    const file = files[url.pathname] ?? (addon && existsSync(addon) ? addon : undefined);
     if (!file) {
       res.writeHead(404).end();
       return;
@@ -181,17 +189,43 @@ interface Measured {
   scripts: string[];
 }
 
-/** Loads `url`, waits for the model, then drags the camera around for DRAG_MS and counts frames. */
-async function measure(page: Page, url: string, read: () => Promise<{ frames: number; firstFrameAt: number | null; readyAt: number | null } | null>): Promise<Measured> {
+/** Loads `url`, waits for the model, then counts the frames drawn in TURN_MS while the camera turns. */
+type Counters = { frames: number; firstFrameAt: number | null; readyAt: number | null; view?: { position: number[]; target: number[] } };
+
+/** A "fast 4G / slow broadband" link for the second run: 10 Mbit/s down, 40 ms. */
+const SLOW_LINK = { bytesPerSecond: 1_250_000, latencyMs: 40 };
+
+async function measure(page: Page, url: string, read: () => Promise<Counters | null>, { slow = false } = {}): Promise<Measured & { view?: Counters["view"] }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  if (slow) {
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: SLOW_LINK.latencyMs,
+      downloadThroughput: SLOW_LINK.bytesPerSecond,
+      uploadThroughput: SLOW_LINK.bytesPerSecond,
+    });
+  }
+  // Playwright's request events include the requests of the page's workers (Spark fetches in one).
   let bytes = 0;
+  const sizes: Array<Promise<void>> = [];
+  page.on("requestfinished", (request) => {
+    sizes.push(
+      request.sizes().then((size) => {
+        bytes += size.responseBodySize + size.responseHeadersSize;
+      }),
+    );
+  });
   const scripts: string[] = [];
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
   const types = new Map<string, string>();
   cdp.on("Network.responseReceived", (event) => types.set(event.requestId, event.type));
   cdp.on("Network.loadingFinished", (event) => {
-    bytes += event.encodedDataLength;
     if (types.get(event.requestId) === "Script") scripts.push(event.requestId);
   });
   const scriptUrls = new Map<string, string>();
@@ -202,20 +236,16 @@ async function measure(page: Page, url: string, read: () => Promise<{ frames: nu
     await page.waitForTimeout(250);
     stats = await read();
   }
-  if (!stats?.readyAt) throw new Error(`${url}: the model was not shown within 150 s`);
+  if (!stats?.readyAt) throw new Error(`${url}: the model was not shown within 150 s${errors.length ? ` (${errors.join("; ")})` : ""}`);
+  await Promise.all(sizes);
   const transferred = bytes;
-  const box = (await page.locator("canvas").first().boundingBox())!;
+  if (slow) {
+    await cdp.detach();
+    return { bytes: transferred, firstFrameMs: stats.firstFrameAt, readyMs: stats.readyAt, fps: 0, scripts: [], view: stats.view };
+  }
   const before = stats.frames;
   const started = Date.now();
-  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
-  await page.mouse.down();
-  let step = 0;
-  while (Date.now() - started < DRAG_MS) {
-    step++;
-    await page.mouse.move(box.x + box.width * (0.3 + 0.4 * Math.abs(Math.sin(step / 20))), box.y + box.height / 2 + 40 * Math.sin(step / 7));
-    await page.waitForTimeout(16);
-  }
-  await page.mouse.up();
+  await page.waitForTimeout(TURN_MS);
   const elapsed = (Date.now() - started) / 1000;
   const after = (await read())!.frames;
   await cdp.detach();
@@ -225,6 +255,7 @@ async function measure(page: Page, url: string, read: () => Promise<{ frames: nu
     readyMs: stats.readyAt,
     fps: (after - before) / elapsed,
     scripts: scripts.map((id) => scriptUrls.get(id)!).filter(Boolean),
+    view: stats.view,
   };
 }
 
@@ -291,32 +322,41 @@ async function publish(name: string, file: string): Promise<{ itemId: string; se
 try {
   const originals = prepareOriginals();
   plain = await startPlainServer(originals);
-  print(`Viewer bench — headless Chromium (SwiftShader, no GPU), viewport 1280×720, camera dragged for ${DRAG_MS / 1000} s`);
+  print(`Viewer bench — headless Chromium (SwiftShader, no GPU), viewport 1280×720, fps over ${TURN_MS / 1000} s of autorotation`);
   print("");
-  print("model          page                 transferred   first frame   model shown   fps (drag)");
+  print("                                                  ------------ local network ------------   ---- 10 Mbit/s, 40 ms ----");
+  print("model          page                   transferred   first frame   model shown  fps (turning)    first frame      model shown");
   let embedScripts: string[] = [];
   for (const [index, original] of originals.entries()) {
     const published = await publish(original.name, original.file);
     // The embed page's counters come from the viewer's diagnostics hook (app/viewer/diagnostics.ts).
-    const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const page2 = await ctx2.newPage();
-    const embed = await measure(page2, `${app.url}/embed/${published.itemId}`, () =>
-      page2.evaluate(() => {
-        const hook = (window as unknown as { __scanroomViewers?: () => { live: Array<{ frames: number; firstFrameAt: number | null; readyAt: number | null }> } }).__scanroomViewers;
+    const embedUrl = `${app.url}/embed/${published.itemId}?autorotate=1`;
+    const readEmbed = (page: Page) => () =>
+      page.evaluate(() => {
+        const hook = (window as unknown as { __scanroomViewers?: () => { live: Counters[] } }).__scanroomViewers;
         return hook?.().live[0] ?? null;
-      }),
-    );
-    await ctx2.close();
+      });
+    const readPlain = (page: Page) => () => page.evaluate(() => (window as unknown as { bench?: Counters }).bench ?? null);
+    const run = async (url: string, read: (page: Page) => () => Promise<Counters | null>, slow = false) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      try {
+        const page = await context.newPage();
+        return await measure(page, url, read(page), { slow });
+      } finally {
+        await context.close();
+      }
+    };
+    const embed = await run(embedUrl, readEmbed);
     embedScripts = embed.scripts;
-    const ctx3 = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const page3 = await ctx3.newPage();
-    const baseline = await measure(page3, `${plain.url}/plain.html?model=/model-${index}.ply`, () =>
-      page3.evaluate(() => (window as unknown as { bench?: { frames: number; firstFrameAt: number | null; readyAt: number | null } }).bench ?? null),
-    );
-    await ctx3.close();
+    const plainUrl = `${plain.url}/plain.html?model=/model-${index}.ply&view=${encodeURIComponent(JSON.stringify(embed.view))}`;
+    const baseline = await run(plainUrl, readPlain);
+    const embedSlow = await run(embedUrl, readEmbed, true);
+    const baselineSlow = await run(plainUrl, readPlain, true);
     const label = original.name.padEnd(14);
-    print(`${label} embed (.sog ${fmtBytes(published.sogBytes).padStart(8)})  ${fmtBytes(embed.bytes).padStart(11)}   ${fmtMs(embed.firstFrameMs).padStart(11)}   ${fmtMs(embed.readyMs).padStart(11)}   ${embed.fps.toFixed(1).padStart(10)}`);
-    print(`${"".padEnd(14)} plain Spark (.ply)   ${fmtBytes(baseline.bytes).padStart(11)}   ${fmtMs(baseline.firstFrameMs).padStart(11)}   ${fmtMs(baseline.readyMs).padStart(11)}   ${baseline.fps.toFixed(1).padStart(10)}`);
+    const row = (name: string, m: Measured, slowRun: Measured) =>
+      `${name.padEnd(22)} ${fmtBytes(m.bytes).padStart(11)}   ${fmtMs(m.firstFrameMs).padStart(11)}   ${fmtMs(m.readyMs).padStart(11)}   ${m.fps.toFixed(1).padStart(10)}   ${fmtMs(slowRun.firstFrameMs).padStart(14)}   ${fmtMs(slowRun.readyMs).padStart(14)}`;
+    print(`${label} ${row(`embed (.sog ${fmtBytes(published.sogBytes)})`, embed, embedSlow)}`);
+    print(`${"".padEnd(14)} ${row("plain Spark (.ply)", baseline, baselineSlow)}`);
     print(`${"".padEnd(14)} (.ply ${fmtBytes(readFileSync(original.file).length)}; .sog delivery copy made in ${published.seconds.toFixed(1)} s after the upload)`);
   }
 
