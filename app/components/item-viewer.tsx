@@ -67,6 +67,7 @@ export function ItemViewer({
   if (needsToken && token === undefined) return null;
   const xorKey = xorKeyFromString(modelXorKey);
   const sceneParts = Array.isArray(item.scene_parts) ? item.scene_parts : null;
+  let source: ModelViewerProps["source"];
   if (sceneParts) {
     const parts = sceneParts
       .filter((part) => part && typeof part.id === "string" && typeof part.url === "string" && part.url !== "")
@@ -82,19 +83,12 @@ export function ItemViewer({
           ...(part.name ? { name: part.name } : {}),
         };
       });
-    return (
-      <ModelViewer
-        background={background ?? item.settings?.background ?? undefined}
-        autorotate={autorotate ?? item.settings?.autorotate}
-        initialCamera={item.settings?.camera}
-        onViewer={onViewer}
-        onReady={onReady}
-        onError={onError}
-        source={{ parts }}
-      />
-    );
+    source = { parts };
+  } else if (url) {
+    source = { url, token: needsToken ? token : null, xorKey, fileName: `model.${format ?? item.model_type}` };
+  } else {
+    return null;
   }
-  if (!url) return null;
   return (
     <ModelViewer
       background={background ?? item.settings?.background ?? undefined}
@@ -103,7 +97,7 @@ export function ItemViewer({
       onViewer={onViewer}
       onReady={onReady}
       onError={onError}
-      source={{ url, token: needsToken ? token : null, xorKey, fileName: `model.${format ?? item.model_type}` }}
+      source={source}
     />
   );
 }

@@ -1,11 +1,9 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { useState } from "react";
-import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
 import { BuilderFrame } from "~/components/builder/builder-frame";
-import { useToast } from "~/components/toast-provider";
+import { useCreateScene } from "~/components/builder/use-create-scene";
 import { listOwnScenes } from "~/domain/scenes.server";
 import { MAX_SCENE_PARTS } from "~/domain/scene-schemas";
 import { formatDate, pluralize } from "~/lib/format";
@@ -22,21 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** /builder: the signed-in creator's scenes, and a new one (empty, or from models picked in /builder/import). */
 export default function Builder() {
   const { scenes } = useLoaderData<typeof loader>();
-  const { api } = useAuth();
-  const toast = useToast();
-  const navigate = useNavigate();
-  const [creating, setCreating] = useState(false);
-
-  const createEmpty = async () => {
-    setCreating(true);
-    try {
-      const { item_id } = await api<{ item_id: string }>("/scene", { method: "POST", body: {} });
-      navigate(`/builder/${item_id}`);
-    } catch (error) {
-      toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
-      setCreating(false);
-    }
-  };
+  const { creating, create } = useCreateScene();
 
   return (
     <BuilderFrame title="Builder">
@@ -50,7 +34,7 @@ export default function Builder() {
             <i className="pi pi-plus" aria-hidden="true" />
             &nbsp;New scene from my models
           </Link>
-          <Button label="Empty scene" icon="pi pi-file" outlined loading={creating} onClick={createEmpty} />
+          <Button label="Empty scene" icon="pi pi-file" outlined loading={creating} onClick={() => create({})} />
         </div>
       </div>
       <h2 className="builder-subtitle">My scenes</h2>

@@ -1,12 +1,11 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { useCallback, useState } from "react";
-import { useAuth } from "~/auth/auth-provider";
+import { useCallback } from "react";
 import { requirePageUser } from "~/auth/require-user.server";
 import { BuilderFrame } from "~/components/builder/builder-frame";
 import { SceneEditor } from "~/components/builder/scene-editor";
-import { useToast } from "~/components/toast-provider";
+import { useCreateScene } from "~/components/builder/use-create-scene";
 import { isAppError } from "~/domain/errors";
 import { getOwnedItem, getVisibleItem } from "~/domain/items.server";
 import { uuidSchema } from "~/domain/schemas";
@@ -56,20 +55,8 @@ export default function BuilderForItem() {
 
 /** /builder/{id} for one of my models: a new scene with it in the middle. */
 function StartScene({ item }: { item: { id: string; name: string; model_url: string | null } }) {
-  const { api } = useAuth();
-  const toast = useToast();
-  const navigate = useNavigate();
-  const [creating, setCreating] = useState(false);
-  const start = async () => {
-    setCreating(true);
-    try {
-      const { item_id } = await api<{ item_id: string }>("/scene", { method: "POST", body: { name: `Scene with ${item.name}`.slice(0, 200), item_ids: [item.id] } });
-      navigate(`/builder/${item_id}`);
-    } catch (error) {
-      toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
-      setCreating(false);
-    }
-  };
+  const { creating, create } = useCreateScene();
+  const start = () => create({ name: `Scene with ${item.name}`.slice(0, 200), item_ids: [item.id] });
   return (
     <BuilderFrame title={`Builder: ${item.name}`} back={{ to: `/item/${item.id}`, label: "Back to the model" }}>
       {item.model_url ? (

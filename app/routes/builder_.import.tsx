@@ -6,6 +6,7 @@ import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
 import { BuilderFrame } from "~/components/builder/builder-frame";
 import { useToast } from "~/components/toast-provider";
+import { useCreateScene } from "~/components/builder/use-create-scene";
 import { isAppError } from "~/domain/errors";
 import { uuidSchema } from "~/domain/schemas";
 import { MAX_SCENE_PARTS } from "~/domain/scene-schemas";
@@ -56,6 +57,7 @@ export default function BuilderImport() {
   const [picked, setPicked] = useState<string[]>([]);
   const [uploads, setUploads] = useState<FileUpload[]>([]);
   const [adding, setAdding] = useState(false);
+  const { creating, create } = useCreateScene();
   const fileInput = useRef<HTMLInputElement>(null);
   const room = MAX_SCENE_PARTS - (scene?.part_count ?? 0);
   const uploading = uploads.some((upload) => upload.state === "uploading");
@@ -87,18 +89,14 @@ export default function BuilderImport() {
   };
 
   const add = async () => {
+    // A new scene: made with all the picked models, all laid out.
+    if (!scene) return create({ item_ids: picked }, { arrange: true });
+    const sceneId = scene.id;
     setAdding(true);
     try {
-      let sceneId = scene?.id;
-      let partIds: string[];
-      if (sceneId) {
-        ({ part_ids: partIds } = await api<{ part_ids: string[] }>(`/item/${sceneId}/scene/parts`, { method: "POST", body: { item_ids: picked } }));
-      } else {
-        ({ item_id: sceneId } = await api<{ item_id: string }>("/scene", { method: "POST", body: { item_ids: picked } }));
-        partIds = [];
-      }
-      // The Builder lays the new models out side by side (new scenes: all of them).
-      navigate(`/builder/${sceneId}?arrange=${partIds.length > 0 ? partIds.join(",") : "all"}`);
+      const { part_ids: partIds } = await api<{ part_ids: string[] }>(`/item/${sceneId}/scene/parts`, { method: "POST", body: { item_ids: picked } });
+      // The Builder lays the new models out side by side, after those already placed.
+      navigate(`/builder/${sceneId}?arrange=${partIds.join(",")}`);
     } catch (error) {
       toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
       setAdding(false);
@@ -164,7 +162,7 @@ export default function BuilderImport() {
           label={scene ? `Add ${picked.length} to the scene` : picked.length > 0 ? `Make a scene with ${picked.length}` : "Pick models to add"}
           icon="pi pi-check"
           onClick={add}
-          loading={adding}
+          loading={adding || creating}
           disabled={picked.length === 0 || overQuota || uploading}
         />
       </div>
