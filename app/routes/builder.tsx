@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { requirePageUser } from "~/auth/require-user.server";
+import { getPageUser } from "~/auth/require-user.server";
 import { BuilderFrame } from "~/components/builder/builder-frame";
 import { useCreateScene } from "~/components/builder/use-create-scene";
 import { listOwnScenes } from "~/domain/scenes.server";
@@ -12,9 +12,10 @@ import type { RouteHandle } from "~/lib/route-handle";
 export const handle: RouteHandle = { layout: false };
 export const meta: MetaFunction = () => [{ title: "Builder — Scanroom" }];
 
+/** Signed out, the page says what the Builder is and where to sign in (null scenes). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requirePageUser(request);
-  return json({ scenes: await listOwnScenes({ ownerId: user.id }) });
+  const user = await getPageUser(request);
+  return json({ scenes: user ? await listOwnScenes({ ownerId: user.id }) : null });
 }
 
 /** /builder: the signed-in creator's scenes, and a new one (empty, or from models picked in /builder/import). */
@@ -29,14 +30,30 @@ export default function Builder() {
           Place several of your models — gaussian splats and meshes together — in one scene, move, turn and scale them, and save the scene
           as a model of its own: it gets a page, an embed code and a share link like any other. A scene holds up to {MAX_SCENE_PARTS} models.
         </p>
-        <div className="builder-intro-actions">
-          <Link to="/builder/import" className="p-button">
-            <i className="pi pi-plus" aria-hidden="true" />
-            &nbsp;New scene from my models
-          </Link>
-          <Button label="Empty scene" icon="pi pi-file" outlined loading={creating} onClick={() => create({})} />
-        </div>
+        {scenes ? (
+          <div className="builder-intro-actions">
+            <Link to="/builder/import" className="p-button">
+              <i className="pi pi-plus" aria-hidden="true" />
+              &nbsp;New scene from my models
+            </Link>
+            <Button label="Empty scene" icon="pi pi-file" outlined loading={creating} onClick={() => create({})} />
+          </div>
+        ) : (
+          <div className="builder-intro-actions">
+            <Link to="/auth?redirect=%2Fbuilder" className="p-button">
+              Sign in to build scenes
+            </Link>
+          </div>
+        )}
       </div>
+      {scenes ? <SceneList scenes={scenes} /> : null}
+    </BuilderFrame>
+  );
+}
+
+function SceneList({ scenes }: { scenes: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["scenes"]> }) {
+  return (
+    <>
       <h2 className="builder-subtitle">My scenes</h2>
       {scenes.length === 0 ? (
         <p className="builder-empty" data-testid="no-scenes">
@@ -60,6 +77,6 @@ export default function Builder() {
           ))}
         </ul>
       )}
-    </BuilderFrame>
+    </>
   );
 }

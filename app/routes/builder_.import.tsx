@@ -116,6 +116,7 @@ export default function BuilderImport() {
           multiple
           className="sr-only"
           id="import-file-input"
+          aria-label="Model files to add to your library"
           data-testid="import-file-input"
           onChange={(event) => {
             const files = Array.from(event.target.files ?? []);

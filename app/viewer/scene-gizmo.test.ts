@@ -58,6 +58,27 @@ describe("createSceneGizmo", () => {
     expect(controls.getHelper().visible).toBe(false);
   });
 
+  it("hides itself while a picture is taken, and shows again on what is selected when it ends", async () => {
+    const { viewer, scene } = fakeViewer();
+    const gizmo = createSceneGizmo({ viewer });
+    const helper = controlsOf(scene).getHelper();
+    gizmo.select("chair");
+    let release!: () => void;
+    const taken = gizmo.withoutGizmo(async () => {
+      expect(helper.visible).toBe(false);
+      await new Promise<void>((resolve) => (release = resolve));
+      return "picture";
+    });
+    gizmo.select("table"); // the user picks another part meanwhile
+    expect(gizmo.selected).toBe("table");
+    release();
+    expect(await taken).toBe("picture");
+    expect(gizmo.selected).toBe("table");
+    expect(helper.visible).toBe(true);
+    await gizmo.withoutGizmo(async () => gizmo.select(null));
+    expect(helper.visible).toBe(false);
+  });
+
   it("pauses orbiting during a drag, reports changes with a uniform scale above zero, and commits at the end", () => {
     const { viewer, scene, parts, orbit, requestRender } = fakeViewer();
     const changes: Array<[string, PartTransform]> = [];

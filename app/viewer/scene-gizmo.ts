@@ -41,6 +41,11 @@ export interface SceneGizmo {
    * Throws a readable Error for a transform that is not finite numbers. Calls neither onChange nor onCommit.
    */
   setTransform(id: string, transform: PartTransform): boolean;
+  /**
+   * Runs `task` with the gizmo out of the picture (a thumbnail of the scene), the selection untouched:
+   * afterwards it shows again if a part is selected then.
+   */
+  withoutGizmo<T>(task: () => Promise<T>): Promise<T>;
   /** Removes the gizmo and its listeners; the parts stay where they are. Idempotent. */
   dispose(): void;
 }
@@ -163,6 +168,16 @@ export function createSceneGizmo({ viewer, onSelect, onChange, onCommit }: Scene
     setSnap(on) {
       snap = on;
       applySnap();
+    },
+    async withoutGizmo(task) {
+      helper.visible = false;
+      viewer.stage.requestRender();
+      try {
+        return await task();
+      } finally {
+        helper.visible = gizmo.object !== undefined;
+        viewer.stage.requestRender();
+      }
     },
     setTransform(id, transform) {
       const group = partGroup(id);

@@ -57,14 +57,12 @@ function routes() {
     noLayout: [
       "/auth/connect/shopify",
       "/builder",
-      `/builder/${item}`,
-      "/builder/import",
       `/embed/${item}`,
       "/riverchain",
       "/shopify/dashboard",
       `/viewer/${item}`,
     ],
-    signedIn: ["/dashboard", "/dev", "/settings", `/item/${item}/edit`],
+    signedIn: ["/dashboard", "/dev", "/settings", `/item/${item}/edit`, `/builder/${item}`, "/builder/import"],
   };
 }
 
@@ -367,7 +365,7 @@ test.describe("signed in", () => {
     test.setTimeout(300_000);
     const { withLayout, noLayout, signedIn } = routes();
     // Pages already checked by axe signed out are checked again only where signing in changes them.
-    const axeAgain = new Set([...signedIn, "/", `/item/${mine}`, `/item/${mine}/edit`, "/auth/connect/shopify"]);
+    const axeAgain = new Set([...signedIn, "/", "/builder", `/item/${mine}`, `/item/${mine}/edit`, `/builder/${mine}`, "/auth/connect/shopify"]);
     for (const path of [...withLayout.filter((p) => p !== "/auth"), ...signedIn.slice(0, 3), `/item/${mine}`]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
@@ -376,7 +374,7 @@ test.describe("signed in", () => {
       await expect(page.getByTestId("settings-avatar")).toBeVisible();
       if (axeAgain.has(path)) await expectNoSeriousAxeViolations(page, `${path} (signed in)`);
     }
-    for (const path of [...noLayout, `/item/${mine}/edit`]) {
+    for (const path of [...noLayout, `/item/${mine}/edit`, `/builder/${mine}`, "/builder/import"]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
       await settle(page);

@@ -263,7 +263,8 @@ describe("pages: views, visibility, embeds, plans", () => {
     expect((await page(`/item/${unlistedId}`)).status).toBe(200);
     expect((await page(`/embed/${unlistedId}`)).status).toBe(200);
     for (const route of ["item", "viewer", "embed", "builder"]) {
-      expect((await page(`/${route}/${privateId}`)).status, route).toBe(404);
+      // The Builder is for signed-in creators: a visitor is sent to sign in, whatever the id.
+      expect((await page(`/${route}/${privateId}`)).status, route).toBe(route === "builder" ? 302 : 404);
       expect((await page(`/${route}/${privateId}`, await sessionCookie(server.url, bob))).status, route).toBe(404);
     }
     expect((await page(`/item/${privateId}`, await sessionCookie(server.url, alice))).status).toBe(200);

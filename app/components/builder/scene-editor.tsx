@@ -58,15 +58,9 @@ function captureFrame(viewer: Viewer): Promise<Blob> {
   });
 }
 
-/** A picture of the scene without the gizmo: hidden for the one frame captured, then back on what is selected. */
-async function captureWithoutGizmo(viewer: Viewer, gizmo: SceneGizmo | null): Promise<Blob> {
-  const selected = gizmo?.selected ?? null;
-  gizmo?.select(null);
-  try {
-    return await captureFrame(viewer);
-  } finally {
-    gizmo?.select(selected);
-  }
+/** A picture of the scene without the gizmo (the selection stays as it is, whatever happens meanwhile). */
+function captureWithoutGizmo(viewer: Viewer, gizmo: SceneGizmo | null): Promise<Blob> {
+  return gizmo ? gizmo.withoutGizmo(() => captureFrame(viewer)) : captureFrame(viewer);
 }
 
 export function SceneEditor({ scene, arrange, onArranged }: SceneEditorProps) {
