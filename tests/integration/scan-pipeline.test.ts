@@ -345,8 +345,11 @@ describe("a video scan", () => {
       const truth = (name: string) => video.cameras[selection.sourceFrames[Number(/frame-(\d+)/.exec(name)![1]) - 1]].position;
       const alignment = alignSimilarity(recovered.map(cameraCenter), recovered.map((image) => truth(image.name)));
       console.warn(`[scan] video: ${recovered.length}/${selection.kept} frames placed, camera RMSE ${alignment.rmse.toFixed(4)}, max ${alignment.maxError.toFixed(4)} (orbit radius 2.2)`);
-      // H.264 frames place less tightly than the JPEG renders (measured RMSE 0.10 here vs 0.003): a tenth of the
-      // orbit's radius still fails any misplaced or wrongly ordered reconstruction (those are off by the radius).
+      // Measured: 34 of 36 frames within 0.035 of their render camera; COLMAP places the two side views at the
+      // orbit's highest points about one orbit step (0.4) off, which makes the RMSE 0.10 (the frames themselves
+      // were checked: no duplicates, and the extraction's frame numbers match the video's). So: nine in ten
+      // frames within 0.06 (under 3 % of the radius), and no reconstruction misplaced or misordered as a whole.
+      expect(alignment.errors.filter((error) => error < 0.06).length).toBeGreaterThanOrEqual(0.9 * recovered.length);
       expect(alignment.rmse).toBeLessThan(0.22);
 
       const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });

@@ -55,7 +55,7 @@ const centroid = (points: Vec3[]): Vec3 => {
  * Aligns `estimated` onto `truth` (same order) and returns the root-mean-square distance between the
  * aligned and true centres, in the truth's units, with the scale found.
  */
-export function alignSimilarity(estimated: Vec3[], truth: Vec3[]): { rmse: number; scale: number; maxError: number } {
+export function alignSimilarity(estimated: Vec3[], truth: Vec3[]): { rmse: number; scale: number; maxError: number; /** Each point's distance after alignment, in order. */ errors: number[] } {
   const ca = centroid(estimated);
   const cb = centroid(truth);
   const a = estimated.map((p) => p.map((x, k) => x - ca[k]) as Vec3);
@@ -79,5 +79,5 @@ export function alignSimilarity(estimated: Vec3[], truth: Vec3[]): { rmse: numbe
   const rotated = a.map((p) => R.map((row) => row[0] * p[0] + row[1] * p[1] + row[2] * p[2]) as Vec3);
   const scale = rotated.reduce((sum, p, n) => sum + p[0] * b[n][0] + p[1] * b[n][1] + p[2] * b[n][2], 0) / a.reduce((sum, p) => sum + p[0] ** 2 + p[1] ** 2 + p[2] ** 2, 0);
   const errors = rotated.map((p, n) => Math.hypot(scale * p[0] - b[n][0], scale * p[1] - b[n][1], scale * p[2] - b[n][2]));
-  return { rmse: Math.sqrt(errors.reduce((s, e) => s + e * e, 0) / errors.length), scale, maxError: Math.max(...errors) };
+  return { rmse: Math.sqrt(errors.reduce((s, e) => s + e * e, 0) / errors.length), scale, maxError: Math.max(...errors), errors };
 }
