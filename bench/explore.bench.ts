@@ -11,23 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
-import { TEMPLATE_DATABASE, TEST_PG_ADMIN_URL } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
 import { exitUnlessBuilt, startBuiltApp } from "./app-server";
+import { templateExists } from "./bench-support";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 exitUnlessBuilt();
-
-async function templateExists() {
-  const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
-  await client.connect();
-  try {
-    return (await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [TEMPLATE_DATABASE])).rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}
 
 /** 10,000 public, ready models from 100 owners over the last year, in 9 categories, with Zipf-like views. */
 async function seed(url: string) {

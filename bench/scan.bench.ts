@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { orbitVideo, renderedPhotoSet } from "../tests/setup/scan-media";
+import { print } from "./bench-support";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "scanroom-bench-"));
 process.env.STORAGE_DIR = path.join(root, "storage");
@@ -22,10 +23,6 @@ const { STAGE_NAMES } = await import("~/worker/stage");
 
 const config = parseWorkerConfig(process.env);
 const which = process.argv[2] ?? "both";
-
-function print(line: string) {
-  process.stdout.write(`${line}\n`);
-}
 
 async function bench(label: string, kind: "image" | "video", put: (itemId: string) => Promise<{ inputPath: string; duration: number | null }>) {
   const itemId = randomUUID();

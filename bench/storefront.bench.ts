@@ -22,12 +22,11 @@ import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import type { DecodedIdToken } from "firebase-admin/auth";
 import lighthouse from "lighthouse";
-import pg from "pg";
 import { CHROMIUM_ARGS } from "../playwright.config";
-import { TEMPLATE_DATABASE, TEST_PG_ADMIN_URL } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
 import { EXTENSION_DIR, productPage } from "../tests/setup/storefront";
 import { buildDir, exitUnlessBuilt, listenOnFreePort, root, startBuiltApp } from "./app-server";
+import { print, templateExists } from "./bench-support";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -38,20 +37,6 @@ const VARIANTS = [
   { id: 4401, title: "Sand" },
   { id: 4402, title: "Basalt" },
 ];
-
-function print(line = "") {
-  process.stdout.write(`${line}\n`);
-}
-
-async function templateExists() {
-  const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
-  await client.connect();
-  try {
-    return (await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [TEMPLATE_DATABASE])).rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The poster as the scan pipeline makes a thumbnail (app/worker/stages/export.server.ts: JPEG, 640 px wide,

@@ -12,31 +12,17 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { migrate, seed } from "../scripts/lib/services.mjs";
-import { EMULATOR_HOST, FIREBASE_PROJECT_ID, TEST_PG_ADMIN_URL, databaseUrl } from "../tests/setup/config";
+import { EMULATOR_HOST, FIREBASE_PROJECT_ID, databaseUrl } from "../tests/setup/config";
+import { adminQuery, print } from "./bench-support";
 
 const which = process.argv[2] ?? "both";
 const database = `scanroom_bench_upload_${process.pid}`;
 const storageDir = mkdtempSync(path.join(os.tmpdir(), "scanroom-bench-upload-"));
 const MB = 1024 * 1024;
 
-function print(line: string) {
-  process.stdout.write(`${line}\n`);
-}
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-await admin(`CREATE DATABASE "${database}"`);
+await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+await adminQuery(`CREATE DATABASE "${database}"`);
 const url = databaseUrl(database);
 await migrate(url);
 await seed(url);
@@ -201,7 +187,7 @@ try {
   const { disconnectDb } = await import("~/db.server");
   await disconnectDb();
   await stopEmulator();
-  await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   rmSync(storageDir, { recursive: true, force: true });
 }
 process.exit(0);

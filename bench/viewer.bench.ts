@@ -22,10 +22,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
-import pg from "pg";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { migrate, seed } from "../scripts/lib/services.mjs";
-import { EMULATOR_HOST, FIREBASE_PROJECT_ID, TEST_PG_ADMIN_URL, databaseUrl } from "../tests/setup/config";
+import { EMULATOR_HOST, FIREBASE_PROJECT_ID, databaseUrl } from "../tests/setup/config";
+import { adminQuery, print } from "./bench-support";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = path.resolve(root, "../shared/data");
@@ -40,20 +40,6 @@ const MB = 1024 * 1024;
 const database = `scanroom_bench_viewer_${process.pid}`;
 const work = mkdtempSync(path.join(os.tmpdir(), "scanroom-bench-viewer-"));
 const storageDir = path.join(work, "storage");
-
-function print(line: string) {
-  process.stdout.write(`${line}\n`);
-}
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A standard 3DGS .ply (SH degree 0) of `count` splats on a wavy torus, so it looks like something. */
 function generatePly(count: number): Buffer {
@@ -262,8 +248,8 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
 const fmtBytes = (n: number) => (n >= MB ? `${(n / MB).toFixed(2)} MB` : `${(n / 1024).toFixed(0)} kB`);
 const fmtMs = (n: number | null) => (n === null ? "—" : `${(n / 1000).toFixed(2)} s`);
 
-await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-await admin(`CREATE DATABASE "${database}"`);
+await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+await adminQuery(`CREATE DATABASE "${database}"`);
 const dbUrl = databaseUrl(database);
 await migrate(dbUrl);
 await seed(dbUrl);
@@ -384,7 +370,7 @@ try {
   const { disconnectDb } = await import("~/db.server");
   await disconnectDb();
   await stopEmulator();
-  await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(0);
