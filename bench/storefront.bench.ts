@@ -27,11 +27,12 @@ import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } fro
 import { EXTENSION_DIR, productPage } from "../tests/setup/storefront";
 import { buildDir, exitUnlessBuilt, listenOnFreePort, root, startBuiltApp } from "./app-server";
 import { print, templateExists } from "./bench-support";
+import { SHARED_DATA } from "../tests/setup/shared-data";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 exitUnlessBuilt();
-const MODEL_FILE = path.resolve(root, "../shared/data/models/cat.glb");
+const MODEL_FILE = path.join(SHARED_DATA, "models/cat.glb");
 const ASSET_PATH = "/cdn/shop/extensions/scanroom-3d/assets";
 const VARIANTS = [
   { id: 4401, title: "Sand" },

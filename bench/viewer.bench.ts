@@ -26,9 +26,10 @@ import { CHROMIUM_ARGS } from "../playwright.config";
 import { migrate, seed } from "../scripts/lib/services.mjs";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID, databaseUrl } from "../tests/setup/config";
 import { adminQuery, print } from "./bench-support";
+import { SHARED_DATA } from "../tests/setup/shared-data";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = path.resolve(root, "../shared/data");
+const DATA = SHARED_DATA;
 const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
 if (!existsSync(path.join(buildDir, "server/index.js"))) {
   process.stderr.write(`No build in ${buildDir}: run \`npm run build\` first.\n`);

@@ -1,12 +1,12 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { inspectSogBundle, listZipEntries } from "./sog-bundle.server";
 import { DeliveryCopyError, deliveryInputName, makeDeliveryCopy, needsDeliveryCopy } from "./splat-delivery.server";
+import { SHARED_DATA } from "../../tests/setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const work = mkdtempSync(path.join(os.tmpdir(), "splat-delivery-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { detectModelFormat, expectedKsplatLength, expectedPlyLength, formatMatchesDeclaredType, isSplatFormat } from "./model-format";
+import { SHARED_DATA } from "../../tests/setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const head = (file: string) => new Uint8Array(readFileSync(path.join(DATA, file)).subarray(0, 64 * 1024));
 
 describe("detectModelFormat", () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { expectedPlyLength, readPlyHeader } from "../lib/model-format";
 import { previewFromPrefix, supportsPreview } from "./splat-preview";
+import { SHARED_DATA } from "../../tests/setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const guitar = new Uint8Array(readFileSync(path.join(DATA, "splats/guitar.ply")));
 const STRIDE = 14 * 4; // x y z, f_dc ×3, opacity, rot ×4, scale ×3
 

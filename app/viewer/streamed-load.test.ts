@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import type { ModelDownload } from "./download";
 import { receiveDownload } from "./streamed-load";
+import { SHARED_DATA } from "../../tests/setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const guitar = new Uint8Array(readFileSync(path.join(DATA, "splats/guitar.ply")));
 
 /** A download that delivers `bytes` in `chunks` pieces, `chunkMs` apart (fake timers drive it). */

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ColmapPoints } from "./colmap-model";
 import { colorToShDc, encodeSplatPly, logit, parsePlyHeader, previewSplatsFromPoints, SH_C0, SPLAT_PROPERTIES, validateSplatPly } from "./splat-ply";
+import { SHARED_DATA } from "../../tests/setup/shared-data";
 
 function points(list: Array<{ p: [number, number, number]; c: [number, number, number]; error?: number }>): ColmapPoints {
   return {
@@ -59,7 +60,7 @@ describe("the preview splat", () => {
   });
 
   it("accepts a real trained scene and rejects truncated, NaN or incomplete files", () => {
-    const guitar = readFileSync(path.resolve(__dirname, "../../../shared/data/splats/guitar.ply"));
+    const guitar = readFileSync(path.join(SHARED_DATA, "splats/guitar.ply"));
     expect(validateSplatPly(guitar).count).toBe(90854);
     const bytes = encodeSplatPly(previewSplatsFromPoints(grid));
     expect(() => validateSplatPly(bytes.subarray(0, bytes.length - 4))).toThrow(/bytes/);

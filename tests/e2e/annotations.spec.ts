@@ -1,13 +1,13 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, registerAndSignIn, test } from "./fixtures";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // Annotations, tours and the measuring tool (issue 6), end to end in Chromium: the owner places
 // hotspots by clicking the rendered model (a mesh and a splat), edits and reorders them, plays the
 // tour and sets the real-world scale; a signed-out visitor sees the hotspots and measures.
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 // Software WebGL (SwiftShader) draws every frame on the CPU: a smaller window keeps orbiting cheap.
 test.use({ viewport: { width: 1100, height: 720 } });
 

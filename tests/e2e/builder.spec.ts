@@ -1,12 +1,12 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "@playwright/test";
 import { expect, registerAndSignIn, shareOfNonBackgroundPixels, test } from "./fixtures";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // The Builder (issue 6), end to end in Chromium: a creator uploads a mesh and a splat from /builder/import into
 // a new scene, moves one with the gizmo and turns it with the number fields, saves (the view becomes the
 // thumbnail), is asked before leaving unsaved changes, publishes the scene, and a visitor's embed draws it.
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 test.use({ viewport: { width: 1280, height: 760 } });
 
 type Vec3 = [number, number, number];

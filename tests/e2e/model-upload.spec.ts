@@ -1,8 +1,8 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, registerAndSignIn, shareOfNonBackgroundPixels, test } from "./fixtures";
+import { SHARED_DATA } from "../setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const VIEWER_BACKGROUND: [number, number, number] = [0x1e, 0x1f, 0x22];
 
 const MODELS = [

@@ -3,13 +3,13 @@
 // everything else goes through the real HTTP API with real emulator accounts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { databaseUrl } from "../setup/config";
 import { createIdentity } from "../setup/firebase-users";
+import { SHARED_DATA } from "../setup/shared-data";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
-const MODEL = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data/models/SpecularTest.glb"));
+const MODEL = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
 
 let domainModules: Promise<{
   announcements: typeof import("~/domain/announcements.server");

@@ -4,13 +4,13 @@
 // opening and closing 20 viewers gives every viewer's resources back.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { BrowserContext, CDPSession, Page } from "@playwright/test";
 import { PNG } from "pngjs";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
+import { SHARED_DATA } from "../setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const BASE_URL = `http://localhost:${Number(process.env.E2E_PORT ?? 3100)}`;
 const BACKGROUND: [number, number, number] = [0x1e, 0x1f, 0x22];
 const EMPTY_OR_CORRUPTED = "Failed to download model: Downloaded file is empty or corrupted";

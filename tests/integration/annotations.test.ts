@@ -1,15 +1,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { startTestServer } from "../setup/test-server";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // Annotations and tours (issue 6): the /v1 annotation endpoints over real HTTP, a real database and
 // real storage, with real emulator accounts. The free plan allows 5 annotations per model (prisma/seed-data.ts).
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));
 const FREE_QUOTA = 5;
 

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { startTestServer } from "../setup/test-server";
+import { SHARED_DATA } from "../setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const guitarPly = readFileSync(path.join(DATA, "splats/guitar.ply"));
 const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));
 

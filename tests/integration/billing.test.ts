@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/upload-rules";
 import { apiClient } from "../setup/api";
@@ -8,11 +7,12 @@ import { startFakeStripe, type FakeStripe } from "../setup/fake-stripe";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // Issue 8: plans, quotas, credits and payments. The ledger under concurrency, the billing-period reset,
 // Stripe Checkout and webhooks against Stripe faked at the network edge (tests/setup/fake-stripe.ts, the
 // real `stripe` client, events signed by the real library), plan changes and lapses that delete nothing.
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const glb = readFileSync(path.join(DATA, "models/SpecularTest.glb"));
 
 let server: Awaited<ReturnType<typeof startTestServer>>;

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
@@ -8,11 +7,12 @@ import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
 import { uploadReadyModel } from "../setup/upload-model";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // Embeds and sharing (issue 6): registered embeds and the embed quota, the /embed page (framing, options,
 // watermark, visibility, poster fallback when a plan lapses), share links and link credits, viewer settings,
 // the viewer JSON, oEmbed and link-preview tags. Everything through the built app over HTTP.
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const glb = readFileSync(path.join(DATA, "models/SpecularTest.glb"));
 
 let server: Awaited<ReturnType<typeof startTestServer>>;

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
@@ -11,10 +10,11 @@ import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
 import { uploadReadyModel } from "../setup/upload-model";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // The public site (issue 3): announcements, notifications, contact (with reCAPTCHA faked at the
 // network edge), account, images, views, visibility on pages, plans pages, legacy paths and hosts.
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const glb = readFileSync(path.join(DATA, "models/SpecularTest.glb"));
 
 let server: Awaited<ReturnType<typeof startTestServer>>;

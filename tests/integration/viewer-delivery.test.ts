@@ -2,15 +2,15 @@
 // served to viewers by GET /v1/item/{id}/file with ETags, while its owner can still download the original.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inspectSogBundle } from "~/domain/sog-bundle.server";
 import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { startTestServer } from "../setup/test-server";
+import { SHARED_DATA } from "../setup/shared-data";
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+const DATA = SHARED_DATA;
 const guitarPly = readFileSync(path.join(DATA, "splats/guitar.ply"));
 const bikerSpz = readFileSync(path.join(DATA, "splats/biker.spz"));
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { SHARED_DATA } from "./shared-data";
 
 /**
  * Real scan inputs for tests and the bench (shared/data/SOURCES.md: no licensed photo set or video
@@ -15,7 +16,7 @@ import { chromium } from "playwright-core";
  * recipe changes the folder name, so a stale cache is never used.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CAT_GLB = path.resolve(ROOT, "../shared/data/models/cat.glb");
+const CAT_GLB = path.join(SHARED_DATA, "models/cat.glb");
 const MEDIA_DIR = path.join(ROOT, "tests/.tmp/media");
 const RECIPE_VERSION = 2;
 
