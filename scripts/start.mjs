@@ -63,6 +63,14 @@ async function main() {
     await run("npm", ["run", "--silent", "build"]);
   }
 
+  // The reconstruction engine (native/): incremental, seconds when built. Without it the site still
+  // runs and the worker says scans are unavailable.
+  try {
+    await run("node", ["scripts/build-native.mjs"]);
+  } catch (error) {
+    process.stderr.write(`[scanroom] the reconstruction engine could not be built (${error.message}); scans will be unavailable until it is\n`);
+  }
+
   const external = process.env.DATABASE_URL;
   let databaseUrl = external;
   if (!external) {

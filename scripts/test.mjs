@@ -36,6 +36,14 @@ function playwrightCounts(file) {
   return { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) };
 }
 
+/** ctest's JUnit report: one <testcase> per native test, failures marked status="fail". */
+function nativeCounts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const cases = readFileSync(file, "utf8").match(/<testcase\b[^>]*>/g) ?? [];
+  const failed = cases.filter((c) => /status="fail"/.test(c)).length;
+  return { passed: cases.length - failed, failed };
+}
+
 function reachable(port, host = "127.0.0.1") {
   return new Promise((resolve) => {
     const socket = net.connect(port, host);
@@ -55,6 +63,10 @@ if (!process.env.TEST_DATABASE_URL && !(await reachable(5432))) {
 }
 
 const results = [];
+results.push(await step("native build", "node", ["scripts/build-native.mjs"]));
+results.push(
+  await step("native tests", "ctest", ["--test-dir", "native/build", "--output-on-failure", "--output-junit", `${reports}/native.xml`, "--parallel", "2"]),
+);
 results.push(await step("typecheck", "npm", ["run", "--silent", "typecheck"]));
 results.push(await step("lint", "npm", ["run", "--silent", "lint"]));
 results.push(
@@ -86,13 +98,18 @@ results.push(
 await emulator.stop();
 await stopPostgres();
 
-const counts = [vitestCounts(`${reports}/unit.json`), vitestCounts(`${reports}/integration.json`), playwrightCounts(`${reports}/e2e.json`)];
+const counts = [
+  vitestCounts(`${reports}/unit.json`),
+  vitestCounts(`${reports}/integration.json`),
+  playwrightCounts(`${reports}/e2e.json`),
+  nativeCounts(`${reports}/native.xml`),
+];
 const passed = counts.reduce((n, c) => n + c.passed, 0);
 const failedTests = counts.reduce((n, c) => n + c.failed, 0);
 const failedSteps = results.filter((r) => !r.ok);
 log("summary of steps:");
 for (const r of results) log(`  ${r.ok ? "ok    " : "FAILED"} ${r.name} (${r.seconds}s)`);
-log(`unit ${counts[0].passed}/${counts[0].passed + counts[0].failed}, integration ${counts[1].passed}/${counts[1].passed + counts[1].failed}, end-to-end ${counts[2].passed}/${counts[2].passed + counts[2].failed}`);
+log(`unit ${counts[0].passed}/${counts[0].passed + counts[0].failed}, integration ${counts[1].passed}/${counts[1].passed + counts[1].failed}, end-to-end ${counts[2].passed}/${counts[2].passed + counts[2].failed}, native ${counts[3].passed}/${counts[3].passed + counts[3].failed}`);
 const failed = failedTests + (failedSteps.length > 0 && failedTests === 0 ? failedSteps.length : 0);
 process.stdout.write(`Summary: ${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps.length === 0 && failedTests === 0 ? 0 : 1);
