@@ -1,5 +1,5 @@
 // The line protocol the scan worker reads from our programs' stdout (app/worker/tool-progress.ts):
-//   PROGRESS <fraction 0–1> [free text]
+//   progress <fraction 0–1> [message]
 // Other lines are logged. Errors go to stderr and the program exits non-zero.
 #pragma once
 #include <string>

@@ -1,4 +1,4 @@
-#include "common/colmap_io.h"
+#include "lib/colmap_io.h"
 
 #include <algorithm>
 #include <fstream>

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "common/colmap_io.h"
-#include "common/image.h"
+#include "lib/colmap_io.h"
+#include "lib/image.h"
 
 namespace fs = std::filesystem;
 

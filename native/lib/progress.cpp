@@ -1,4 +1,4 @@
-#include "common/progress.h"
+#include "lib/progress.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,7 @@ namespace sr {
 void reportProgress(double fraction, const std::string& detail) {
   if (!std::isfinite(fraction)) fraction = 0;
   fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
-  std::printf("PROGRESS %.4f%s%s\n", fraction, detail.empty() ? "" : " ", detail.c_str());
+  std::printf("progress %.4f%s%s\n", fraction, detail.empty() ? "" : " ", detail.c_str());
   std::fflush(stdout);
 }
 

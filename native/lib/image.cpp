@@ -1,4 +1,4 @@
-#include "common/image.h"
+#include "lib/image.h"
 
 #include <algorithm>
 #include <cmath>
