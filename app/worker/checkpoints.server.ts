@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { storage } from "~/storage/index.server";
@@ -95,6 +95,24 @@ export class Checkpoints {
       fetched++;
     }
     return fetched;
+  }
+
+  /** Stores one working file mid-stage (a trainer's checkpoint) under a key that names the stage's inputs. */
+  async saveMidStage(scope: string, relative: string) {
+    await storage().write(`${this.workPrefix}mid-stage/${scope}/${relative}`, createReadStream(this.local(relative)));
+  }
+
+  /** Brings a mid-stage file back from storage when it is missing here; false when there is none. */
+  async restoreMidStage(scope: string, relative: string): Promise<boolean> {
+    const absolute = this.local(relative);
+    if (existsSync(absolute)) return true;
+    const key = `${this.workPrefix}mid-stage/${scope}/${relative}`;
+    if (!(await storage().stat(key))) return false;
+    await mkdir(path.dirname(absolute), { recursive: true });
+    const partial = `${absolute}.partial`;
+    await pipeline(await storage().createReadStream(key), createWriteStream(partial));
+    await rename(partial, absolute);
+    return true;
   }
 
   /** Removes this job's working files here and in storage (the inputs and published outputs stay). */

@@ -40,6 +40,8 @@ const schema = z.object({
   SCAN_MESH: z.enum(["on", "off"]).default("on"),
   SCAN_MESH_TIMEOUT_SECONDS: seconds(180),
   SCAN_MESH_DEPTH: z.coerce.number().int().min(5).max(12).default(8),
+  /** Folder of our native programs (native/, built by `npm run native:build`). */
+  SCANROOM_NATIVE_BIN: z.string().default(path.join(process.cwd(), "native/build/bin")),
   COLMAP_BIN: z.string().default("colmap"),
   FFMPEG_BIN: z.string().default("ffmpeg"),
   FFPROBE_BIN: z.string().default("ffprobe"),

@@ -97,6 +97,7 @@ export async function runStages(input: {
     if (signal.aborted) throw new ToolError("cancelled", "aborted", null, "");
     const stageStarted = Date.now();
     const stageDeadline = Math.min(stageStarted + config.SCAN_STAGE_TIMEOUT_SECONDS * 1000, input.deadline ?? Number.POSITIVE_INFINITY);
+    let scope = "";
     const ctx: StageContext = {
       job,
       config,
@@ -106,6 +107,11 @@ export async function runStages(input: {
       results,
       sources,
       progress: (fraction) => reporter.progress(stage.name, fraction),
+      checkpoint: {
+        save: (relative) => checkpoints.saveMidStage(scope, relative),
+        restore: (relative) => checkpoints.restoreMidStage(scope, relative),
+      },
+      native: (program) => path.join(path.resolve(config.SCANROOM_NATIVE_BIN), program),
       tool: (options) => {
         const left = stageDeadline - Date.now();
         if (left <= 0) throw new ToolError(`the ${stage.name} stage ran out of time`, "timeout", null, "");
@@ -120,6 +126,7 @@ export async function runStages(input: {
     };
     const params = await stage.params(ctx);
     const inputHash = stageInputHash({ stage: stage.name, version: stage.version, params, upstream });
+    scope = `${stage.name}-${inputHash.slice(0, 16)}`;
     const existing = await checkpoints.readManifest(stage.name);
     if (manifestMatches(existing, stage.name, inputHash)) {
       await reporter.stage(stage.name);

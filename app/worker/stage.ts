@@ -2,7 +2,7 @@ import type { WorkerConfig } from "./config.server";
 import type { RunToolOptions } from "./run-tool.server";
 
 /** The pipeline's stages in order (DESIGN §5). Publish is the last and has no manifest. */
-export const STAGE_NAMES = ["ingest", "frames", "features", "matching", "mapping", "splat", "evaluation", "export", "publish"] as const;
+export const STAGE_NAMES = ["ingest", "frames", "features", "matching", "mapping", "dense", "mesh", "splat", "evaluation", "export", "publish"] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** What the owner reads while a stage runs (Item.statusDetail). */
@@ -12,7 +12,9 @@ export const STAGE_LABELS: Record<StageName, string> = {
   features: "Finding features",
   matching: "Matching images",
   mapping: "Placing cameras",
-  splat: "Building the splat",
+  dense: "Measuring depth",
+  mesh: "Building the textured mesh",
+  splat: "Training the splat",
   evaluation: "Measuring quality",
   export: "Exporting",
   publish: "Publishing",
@@ -28,6 +30,8 @@ export const STAGE_WEIGHTS: Record<StageName, number> = {
   features: 12,
   matching: 45,
   mapping: 15,
+  dense: 10,
+  mesh: 10,
   splat: 4,
   evaluation: 2,
   export: 12,
@@ -94,6 +98,15 @@ export interface StageContext {
   tool(options: Omit<RunToolOptions, "signal" | "onSpawn">): Promise<{ output: string; ms: number }>;
   /** Outputs that are unchanged copies of stored files (relative path → storage key): not stored again. */
   sources: Map<string, string>;
+  /**
+   * Mid-stage checkpoints (a trainer's state): `save` mirrors a file of the working folder to storage
+   * under this job's work prefix; `restore` brings the stored copy back when the local one is missing
+   * (another worker resumes) and says whether there is one. Both are keyed by the stage's input hash,
+   * so a checkpoint of different inputs is never restored.
+   */
+  checkpoint: { save(relative: string): Promise<void>; restore(relative: string): Promise<boolean> };
+  /** Absolute path of one of our native programs (native/build/bin, or SCANROOM_NATIVE_BIN). */
+  native(program: string): string;
 }
 
 export interface StageDefinition<R = unknown> {

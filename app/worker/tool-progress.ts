@@ -54,3 +54,9 @@ export const parseTrainerProgress: ProgressParser = (line) => {
   if (percent) return fraction(Number(percent[1]), 100);
   return null;
 };
+
+/** Our native programs (native/lib/progress.h): "progress 0.4200 iteration 420/1000 …". */
+export const parseNativeProgress: ProgressParser = (line) => {
+  const match = /^progress ([0-9]*\.?[0-9]+)(?:\s|$)/.exec(line.trim());
+  return match ? fraction(Number(match[1]), 1) : null;
+};
