@@ -33,7 +33,12 @@ export type Vec3 = z.infer<typeof vec3Schema>;
 
 /** A saved camera view: where the camera stands and the point it looks at. */
 export const cameraViewSchema = z
-  .object({ position: vec3Schema, target: vec3Schema })
+  .object({
+    position: vec3Schema,
+    target: vec3Schema,
+    /** Vertical field of view in degrees (a scan opens at its capture camera's); absent keeps the viewer's. */
+    fov: z.number().finite().min(5, "must be at least 5").max(120, "must be at most 120").optional(),
+  })
   .strict()
   .refine((v) => v.position.some((value, i) => value !== v.target[i]), { message: "position and target must differ" });
 export type CameraView = z.infer<typeof cameraViewSchema>;

@@ -7,11 +7,17 @@ import type { ViewerStage } from "./types";
 export interface CameraView {
   position: Vec3;
   target: Vec3;
+  /** Vertical field of view in degrees; absent keeps the camera's own. */
+  fov?: number;
 }
 
 /** Puts the camera and the orbit target at `view`; the controls keep the distance inside the model's zoom limits. */
 export function applyCameraView(camera: PerspectiveCamera, controls: OrbitControls, view: CameraView): void {
   camera.position.fromArray(view.position);
+  if (view.fov !== undefined && view.fov !== camera.fov) {
+    camera.fov = view.fov;
+    camera.updateProjectionMatrix();
+  }
   controls.target.fromArray(view.target);
   controls.update();
 }
