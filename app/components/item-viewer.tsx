@@ -29,6 +29,7 @@ export function ItemViewer({
   onReady,
   onError,
   original = false,
+  show = "splat",
 }: {
   item: {
     model_url: string | null;
@@ -38,6 +39,8 @@ export function ItemViewer({
     delivered_format?: string | null;
     /** The file as uploaded, for its owner. */
     original_url?: string | null;
+    /** A scan's textured mesh (GLB), shown instead of the splat when `show` is "mesh". */
+    mesh_url?: string | null;
     /** Public and unlisted models download without waiting for the sign-in state (no token needed). */
     visibility?: string;
     settings?: Pick<ViewerSettings, "camera" | "background" | "autorotate">;
@@ -51,6 +54,8 @@ export function ItemViewer({
   onError?: ModelViewerProps["onError"];
   /** Show the owner's original file instead of the delivery copy (to compare them). */
   original?: boolean;
+  /** A scan has two models: the splat (default) and its textured mesh. */
+  show?: "splat" | "mesh";
 }) {
   const { getToken, ready } = useAuth();
   const [token, setToken] = useState<string | null | undefined>(undefined);
@@ -59,8 +64,9 @@ export function ItemViewer({
     if (!ready) return;
     getToken().then(setToken, () => setToken(null));
   }, [ready, getToken]);
-  const url = original && item.original_url ? item.original_url : item.model_url;
-  const format = original && item.original_url ? item.file_format : (item.delivered_format ?? item.file_format);
+  const mesh = show === "mesh" && !!item.mesh_url;
+  const url = mesh ? item.mesh_url! : original && item.original_url ? item.original_url : item.model_url;
+  const format = mesh ? "glb" : original && item.original_url ? item.file_format : (item.delivered_format ?? item.file_format);
   // Only private models and the owner's original need the bearer token; the others start downloading
   // at once instead of after Firebase has restored the session (a second or more on a phone).
   const needsToken = original || !item.visibility || item.visibility === "private";

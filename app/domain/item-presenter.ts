@@ -24,6 +24,9 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     delivered_format: deliveredObject(item)?.format ?? null,
     // The file as uploaded or scanned, for its owner (viewers get the delivery copy).
     original_url: isOwner && item.fileKey ? `/v1/item/${item.id}/file?original=true` : null,
+    // A scan's textured mesh (GLB) and its light level for AR and product pages, for whoever sees the item.
+    mesh_url: item.meshKey ? `/v1/item/${item.id}/file?variant=mesh` : null,
+    mesh_lite_url: item.meshLiteKey ? `/v1/item/${item.id}/file?variant=mesh_lite` : null,
     // ?v= names the image version, so a new thumbnail is never hidden by a cached one.
     thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail?v=${item.thumbnailKey.split("/").pop()}` : null,
     is_preview: item.isPreview,

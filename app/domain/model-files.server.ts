@@ -8,7 +8,13 @@ import { deliveredObject } from "./delivery-copy";
  * Which file of an item: what viewers get ("delivered": the compact delivery copy when there is one)
  * or the file as uploaded or produced by the scan ("original", its owner only).
  */
-export type ItemFileVariant = "delivered" | "original";
+export type ItemFileVariant = "delivered" | "original" | "mesh" | "mesh_lite";
+
+/** The stored object of a variant that is not the delivered one (null when the item has none). */
+function variantObject(item: { fileKey: string | null; meshKey: string | null; meshLiteKey: string | null }, variant: Exclude<ItemFileVariant, "delivered">) {
+  const key = variant === "original" ? item.fileKey : variant === "mesh" ? item.meshKey : item.meshLiteKey;
+  return key ? { key } : null;
+}
 
 /** Opens an item's model file for someone allowed to see the item (the original for its owner only). */
 export async function openItemFile({
@@ -23,8 +29,8 @@ export async function openItemFile({
   // An item id alone never opens a file: visibility (or ownership for the original) is in the query.
   const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItem({ itemId, viewerId });
   if (!item) throw notFound();
-  const object = variant === "original" ? (item.fileKey ? { key: item.fileKey } : null) : deliveredObject(item);
-  return openStoredModel({ name: item.name, modelType: item.modelType, object, variant });
+  const object = variant === "delivered" ? deliveredObject(item) : variantObject(item, variant);
+  return openStoredModel({ name: item.name, modelType: variant.startsWith("mesh") ? "glb" : item.modelType, object, variant });
 }
 
 export interface OpenedModelFile {
@@ -55,7 +61,7 @@ export async function openStoredModel({
     stream: await storage().createReadStream(object.key),
     size: stat.size,
     // Distinct per variant and object, so a cached original never answers for the delivery copy.
-    etag: `"${variant === "original" ? "o" : "d"}-${stat.etag.replace(/^W\/|"/g, "")}"`,
+    etag: `"${variant === "original" ? "o" : variant === "delivered" ? "d" : variant}-${stat.etag.replace(/^W\/|"/g, "")}"`,
     fileName: `${name.replace(/[^\w .-]+/g, "_")}.${extension}`,
     variant,
   };

@@ -6,6 +6,7 @@ import { useCallback, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { CopyField } from "~/components/copy-field";
 import { ItemStatus } from "~/components/item-status";
+import { ModelVariantSwitch, type ModelVariant } from "~/components/model-variant-switch";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { ScanPanel } from "~/components/scan-panel";
 import { ShareEmbedDialog } from "~/components/share-embed-dialog";
@@ -55,6 +56,7 @@ export default function ItemPage() {
   const [editingName, setEditingName] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [sharing, setSharing] = useState(false);
+  const [variant, setVariant] = useState<ModelVariant>("splat");
   const viewerRef = useRef<Viewer | null>(null);
   const onViewer = useCallback((viewer: Viewer) => {
     viewerRef.current = viewer;
@@ -97,7 +99,7 @@ export default function ItemPage() {
       ) : null}
       <div className="item-viewer-frame">
         {hasSomethingToView(item) ? (
-          <AnnotatedViewer item={item} annotations={annotations} onViewer={onViewer} />
+          <AnnotatedViewer key={variant} item={item} annotations={annotations} onViewer={onViewer} show={variant} />
         ) : (
           <div className="item-viewer-empty">
             {item.kind === "scene" ? (
@@ -137,6 +139,7 @@ export default function ItemPage() {
           </p>
           {item.description ? <p className="item-description">{item.description}</p> : null}
           <p className="item-actions-row">
+            {item.mesh_url ? <ModelVariantSwitch value={variant} onChange={setVariant} /> : null}
             <Link to={`/viewer/${item.id}`} className="p-button p-button-outlined p-button-sm">
               <i className="pi pi-window-maximize" aria-hidden="true" />
               &nbsp;Full screen

@@ -8,6 +8,8 @@ const fileQuerySchema = z
   .object({
     /** `?original=true`: the file as uploaded (or as the scan made it), for its owner; default: what viewers get. */
     original: z.enum(["true", "false", "1", "0"]).optional(),
+    /** `?variant=mesh` / `mesh_lite`: a scan's textured mesh (GLB) or its light level, for whoever sees the item. */
+    variant: z.enum(["mesh", "mesh_lite"]).optional(),
   })
   .strict();
 
@@ -20,7 +22,8 @@ const route = apiRoute({
     query: fileQuerySchema,
     handler: async ({ user, params, query, request }) => {
       const original = query.original === "true" || query.original === "1";
-      const file = await openItemFile({ itemId: params.id, viewerId: user?.id ?? null, variant: original ? "original" : "delivered" });
+      const variant = query.variant ?? (original ? "original" : "delivered");
+      const file = await openItemFile({ itemId: params.id, viewerId: user?.id ?? null, variant });
       return modelFileResponse(file, request);
     },
   }),
