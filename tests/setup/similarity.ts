@@ -55,7 +55,18 @@ const centroid = (points: Vec3[]): Vec3 => {
  * Aligns `estimated` onto `truth` (same order) and returns the root-mean-square distance between the
  * aligned and true centres, in the truth's units, with the scale found.
  */
-export function alignSimilarity(estimated: Vec3[], truth: Vec3[]): { rmse: number; scale: number; maxError: number; /** Each point's distance after alignment, in order. */ errors: number[] } {
+export function alignSimilarity(
+  estimated: Vec3[],
+  truth: Vec3[],
+): {
+  rmse: number;
+  scale: number;
+  maxError: number;
+  /** Each point's distance after alignment, in order. */
+  errors: number[];
+  /** Maps any point of the estimated frame into the truth's frame (the alignment found). */
+  apply: (p: Vec3) => Vec3;
+} {
   const ca = centroid(estimated);
   const cb = centroid(truth);
   const a = estimated.map((p) => p.map((x, k) => x - ca[k]) as Vec3);
@@ -79,5 +90,9 @@ export function alignSimilarity(estimated: Vec3[], truth: Vec3[]): { rmse: numbe
   const rotated = a.map((p) => R.map((row) => row[0] * p[0] + row[1] * p[1] + row[2] * p[2]) as Vec3);
   const scale = rotated.reduce((sum, p, n) => sum + p[0] * b[n][0] + p[1] * b[n][1] + p[2] * b[n][2], 0) / a.reduce((sum, p) => sum + p[0] ** 2 + p[1] ** 2 + p[2] ** 2, 0);
   const errors = rotated.map((p, n) => Math.hypot(scale * p[0] - b[n][0], scale * p[1] - b[n][1], scale * p[2] - b[n][2]));
-  return { rmse: Math.sqrt(errors.reduce((s, e) => s + e * e, 0) / errors.length), scale, maxError: Math.max(...errors), errors };
+  const apply = (p: Vec3): Vec3 => {
+    const d = [p[0] - ca[0], p[1] - ca[1], p[2] - ca[2]];
+    return R.map((row, k) => scale * (row[0] * d[0] + row[1] * d[1] + row[2] * d[2]) + cb[k]) as Vec3;
+  };
+  return { rmse: Math.sqrt(errors.reduce((s, e) => s + e * e, 0) / errors.length), scale, maxError: Math.max(...errors), errors, apply };
 }
