@@ -33,8 +33,12 @@ export function sampleSurface(triangles: Float32Array, spacing: number, seed = 7
     if (!(twiceArea > 0)) continue;
     const count = Math.max(1, Math.round(twiceArea / 2 / (spacing * spacing)));
     for (let k = 0; k < count; k++) {
-      let u = random(), v = random();
-      if (u + v > 1) (u = 1 - u), (v = 1 - v);
+      let u = random(),
+        v = random();
+      if (u + v > 1) {
+        u = 1 - u;
+        v = 1 - v;
+      }
       for (let i = 0; i < 3; i++) points.push(a[i] + u * e1[i] + v * e2[i]);
       normals.push(n[0] / twiceArea, n[1] / twiceArea, n[2] / twiceArea);
     }
