@@ -136,17 +136,26 @@ window.setup = async ({ width, height, fovDeg }) => {
 };
 </script></body></html>`;
 
-const CONTENT_TYPES: Record<string, string> = { ".js": "text/javascript", ".glb": "model/gltf-binary", ".html": "text/html" };
+const CONTENT_TYPES: Record<string, string> = { ".js": "text/javascript", ".glb": "model/gltf-binary", ".html": "text/html", ".wasm": "application/wasm" };
 
-/** Serves the render page, three.js and cat.glb on a free local port. */
-async function startAssetServer() {
+/**
+ * Serves a page (the render page by default), three.js and cat.glb on a free local port, plus any
+ * `extra` files held in memory (path → bytes).
+ */
+export async function startAssetServer(options: { page?: string; extra?: Map<string, Uint8Array> } = {}) {
   const threeDir = path.join(ROOT, "node_modules/three");
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     let file: string | null = null;
     if (url.pathname === "/") {
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(PAGE);
+      res.end(options.page ?? PAGE);
+      return;
+    }
+    const extra = options.extra?.get(url.pathname);
+    if (extra) {
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      res.end(extra);
       return;
     }
     if (url.pathname === "/cat.glb") file = CAT_GLB;
