@@ -6,6 +6,25 @@ import { useToast } from "~/components/toast-provider";
 import type { ScanStatusDto } from "~/domain/scan-control.server";
 import { formatCount, formatDuration } from "~/lib/format";
 
+type ScanFigures = NonNullable<ScanStatusDto["metrics"]>;
+
+/** How the splat was made: "CPU · 4,210 iterations in 14 min" (or by a GPU trainer), or why not. */
+function trainingLine(m: ScanFigures): string {
+  if (m.preview) return "not trained";
+  const where = m.trainer === "scanroom-cpu" ? "CPU" : (m.trainer ?? "trainer");
+  const iterations = m.trained_iterations !== null ? `${formatCount(m.trained_iterations)} iterations` : null;
+  const minutes = m.trained_minutes !== null ? `${Math.max(1, Math.round(m.trained_minutes))} min` : null;
+  return [where, [iterations, minutes].filter(Boolean).join(" in ")].filter(Boolean).join(" · ");
+}
+
+/** "182,400 triangles, 4096×4096 texture (light level 50,000)" or why there is none. */
+function meshLine(m: ScanFigures): string {
+  if (m.mesh_triangles === null) return m.mesh_skipped ? `none: ${m.mesh_skipped}` : "none";
+  const texture = m.texture_size ? `, ${m.texture_size[0]}×${m.texture_size[1]} texture` : "";
+  const lite = m.mesh_lite_triangles !== null ? ` (light level ${formatCount(m.mesh_lite_triangles)})` : "";
+  return `${formatCount(m.mesh_triangles)} triangles${texture}${lite}`;
+}
+
 /**
  * The owner's view of a scan (issue 5): where it is, how long is left, cancel and retry, and once
  * it is done the quality figures the pipeline measured. Reloads whenever the item changes (the page
@@ -97,19 +116,35 @@ export function ScanPanel({ itemId, version, onChange }: { itemId: string; versi
           <dd>{m.mean_reprojection_error !== null ? `${m.mean_reprojection_error.toFixed(2)} px` : "—"}</dd>
           <dt>3D points</dt>
           <dd>{m.points !== null ? formatCount(m.points) : "—"}</dd>
+          <dt>Dense points</dt>
+          <dd>{m.dense_points !== null ? formatCount(m.dense_points) : (m.dense_skipped ?? "—")}</dd>
           <dt>Splats</dt>
           <dd>{m.splats !== null ? formatCount(m.splats) : "—"}</dd>
+          <dt>Training</dt>
+          <dd>{trainingLine(m)}</dd>
           <dt>Held-out frames</dt>
           <dd>{m.held_out_frames ?? "—"}</dd>
           <dt>PSNR / SSIM</dt>
           <dd>{m.psnr !== null && m.ssim !== null ? `${m.psnr.toFixed(2)} dB / ${m.ssim.toFixed(3)}` : "measured when a trained splat is made"}</dd>
-          <dt>Mesh</dt>
-          <dd>{m.mesh_triangles !== null ? `${formatCount(m.mesh_triangles)} triangles (GLB)` : "none"}</dd>
+          <dt>Textured mesh</dt>
+          <dd>{meshLine(m)}</dd>
+          {Object.keys(m.stage_seconds).length > 0 ? (
+            <>
+              <dt>Time per stage</dt>
+              <dd>
+                {Object.entries(m.stage_seconds)
+                  .map(([stage, seconds]) => `${stage} ${formatDuration(seconds)}`)
+                  .join(" · ")}
+              </dd>
+            </>
+          ) : null}
         </dl>
       ) : null}
       {m?.preview && scan.status === "succeeded" ? (
         <p className="item-panel-note">
-          Preview: built from the scan&apos;s sparse points on a CPU worker. A GPU worker trains a full splat from the same scan.
+          {m.training_failed
+            ? `Not trained: ${m.training_failed} The splat shown is built directly from the scan's ${m.dense_points !== null ? "dense" : "sparse"} points.`
+            : `Not trained: the splat shown is built directly from the scan's ${m.dense_points !== null ? "dense" : "sparse"} points.`}
         </p>
       ) : null}
     </section>

@@ -26,7 +26,13 @@ function presentMetrics(metrics: unknown) {
   if (!metrics || typeof metrics !== "object") return null;
   const m = metrics as Record<string, unknown>;
   const num = (key: string) => (typeof m[key] === "number" ? (m[key] as number) : null);
-  const mesh = m.mesh as { triangles?: number } | null | undefined;
+  const mesh = m.mesh as { triangles?: number; textureSize?: unknown } | null | undefined;
+  const meshLite = m.meshLite as { triangles?: number } | null | undefined;
+  const dense = m.dense as { points?: number; fusedPoints?: number; skipped?: string | null } | null | undefined;
+  const training = m.training as { iterations?: number; minutes?: number } | null | undefined;
+  const stages = (m.stages ?? {}) as Record<string, { seconds?: number; skipped?: boolean } | undefined>;
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
+  const textureSize = Array.isArray(mesh?.textureSize) && mesh.textureSize.length === 2 && mesh.textureSize.every((v) => typeof v === "number") ? (mesh.textureSize as [number, number]) : null;
   return {
     registered_ratio: num("registeredRatio"),
     registered_images: num("registeredImages"),
@@ -38,7 +44,22 @@ function presentMetrics(metrics: unknown) {
     psnr: num("psnr"),
     ssim: num("ssim"),
     preview: m.preview === true,
-    mesh_triangles: typeof mesh?.triangles === "number" ? mesh.triangles : null,
+    mesh_triangles: count(mesh?.triangles),
+    mesh_lite_triangles: count(meshLite?.triangles),
+    texture_size: textureSize,
+    mesh_skipped: typeof m.meshSkipped === "string" ? m.meshSkipped : null,
+    dense_points: count(dense?.points),
+    dense_skipped: typeof dense?.skipped === "string" ? dense.skipped : null,
+    trainer: typeof m.trainer === "string" ? m.trainer : null,
+    trained_iterations: count(training?.iterations),
+    trained_minutes: count(training?.minutes),
+    training_failed: typeof m.trainingFailed === "string" ? m.trainingFailed : null,
+    // Seconds each stage took in the run that did it (stages finished by an earlier run are not counted again).
+    stage_seconds: Object.fromEntries(
+      Object.entries(stages)
+        .filter(([, timing]) => typeof timing?.seconds === "number")
+        .map(([name, timing]) => [name, timing!.seconds as number]),
+    ),
     total_seconds: num("totalSeconds"),
   };
 }
