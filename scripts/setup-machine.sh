@@ -8,7 +8,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
+if [ "${1:-}" = "--tests" ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 # The scan pipeline's structure-from-motion and fusion: Debian's COLMAP 3.8, CPU only.
 command -v colmap >/dev/null 2>&1 || need+=(colmap)
