@@ -21,4 +21,5 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-echo "[scanroom] machine ready: $(colmap -h 2>/dev/null | grep -m1 -o 'COLMAP [0-9.]*' || echo 'COLMAP ?'), $(chromium --version 2>/dev/null | head -1)"
+colmap_version=$( { colmap -h 2>/dev/null || true; } | grep -o 'COLMAP [0-9.]*' | head -n 1 || true)
+echo "[scanroom] machine ready: ${colmap_version:-COLMAP missing}, $(ffmpeg -version 2>/dev/null | head -n 1 | cut -d' ' -f1-3 || true)"
