@@ -9,7 +9,7 @@ import { startAssetServer } from "./scan-media";
  * exactly as tests/setup/scan-media.ts renders them, and decodes photos the same way.
  */
 const PAGE = `<!doctype html><html><body style="margin:0">
-<script type="importmap">{"imports":{"three":"/three/build/three.module.js","three/addons/":"/three/examples/jsm/"}}</script>
+<script type="importmap">{"imports":{"three":"/three/build/three.module.js","three/addons/":"/three/examples/jsm/","@sparkjsdev/spark":"/spark/spark.module.js"}}</script>
 <script type="module">
 import * as THREE from "three";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
@@ -58,18 +58,49 @@ window.renderMesh = async (url, view) => {
   renderer.setSize(view.width, view.height);
   renderer.outputColorSpace = THREE.SRGBColorSpace;
   renderer.setClearColor(0x000000, 0);
+  renderer.render(scene, viewCamera(view));
+  return pixelsOf(renderer, view);
+};
+function viewCamera(view) {
   const camera = new THREE.PerspectiveCamera(view.fovDeg, view.width / view.height, 0.01, 100);
   const m = view.rotation;
   camera.matrixAutoUpdate = false;
   camera.matrix.set(m[0], m[1], m[2], view.position[0], m[3], m[4], m[5], view.position[1], m[6], m[7], m[8], view.position[2], 0, 0, 0, 1);
   camera.matrixWorld.copy(camera.matrix);
   camera.matrixWorldInverse.copy(camera.matrix).invert();
-  renderer.render(scene, camera);
+  return camera;
+}
+function pixelsOf(renderer, view) {
   const canvas = document.createElement("canvas");
   canvas.width = view.width; canvas.height = view.height;
   const g = canvas.getContext("2d");
   g.drawImage(renderer.domElement, 0, 0);
   return Array.from(g.getImageData(0, 0, view.width, view.height).data);
+}
+// A 3DGS .ply through Spark, as the viewer shows it: turned upright by the half turn about x.
+window.renderSplat = async (url, view) => {
+  const spark = await import("@sparkjsdev/spark");
+  const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  const renderer = new THREE.WebGLRenderer({ antialias: false, alpha: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(1);
+  renderer.setSize(view.width, view.height);
+  renderer.setClearColor(0x000000, 0);
+  const scene = new THREE.Scene();
+  const sparkRenderer = new spark.SparkRenderer({ renderer });
+  scene.add(sparkRenderer);
+  const mesh = new spark.SplatMesh({ fileBytes: bytes, fileType: spark.SplatFileType.PLY });
+  await mesh.initialized;
+  mesh.quaternion.set(1, 0, 0, 0);
+  scene.add(mesh);
+  const camera = viewCamera(view);
+  // Spark sorts in a worker: draw until a sort has finished for this camera.
+  for (let i = 0; i < 40; i++) {
+    renderer.render(scene, camera);
+    await new Promise((r) => setTimeout(r, 100));
+    if (i >= 5 && !sparkRenderer.sorting && !sparkRenderer.sortDirty) break;
+  }
+  renderer.render(scene, camera);
+  return pixelsOf(renderer, view);
 };
 window.photoPixels = async (url) => {
   const image = new Image();
@@ -97,6 +128,8 @@ export interface ScanInspector {
   catTriangles(): Promise<Float32Array>;
   meshTriangles(glb: Uint8Array): Promise<Float32Array>;
   renderMesh(glb: Uint8Array, camera: MeshCamera): Promise<Uint8Array>;
+  /** A 3DGS .ply drawn by Spark (the viewer's splat renderer) from `camera`, RGBA with alpha where nothing was drawn. */
+  renderSplat(ply: Uint8Array, camera: MeshCamera): Promise<Uint8Array>;
   photoPixels(file: string): Promise<{ width: number; height: number; data: Uint8Array }>;
   close(): Promise<void>;
 }
@@ -124,6 +157,7 @@ export async function startScanInspector(): Promise<ScanInspector> {
       catTriangles: async () => Float32Array.from(await page.evaluate(() => (window as any).catTriangles())),
       meshTriangles: async (glb) => Float32Array.from(await page.evaluate((url) => (window as any).meshTriangles(url), serve(glb))),
       renderMesh: async (glb, camera) => Uint8Array.from(await page.evaluate(([url, view]) => (window as any).renderMesh(url, view), [serve(glb), camera] as const)),
+      renderSplat: async (ply, camera) => Uint8Array.from(await page.evaluate(([url, view]) => (window as any).renderSplat(url, view), [serve(ply), camera] as const)),
       photoPixels: async (file) => {
         const photo = await page.evaluate((url) => (window as any).photoPixels(url), serve(new Uint8Array(readFileSync(file))));
         return { width: photo.width, height: photo.height, data: Uint8Array.from(photo.data) };

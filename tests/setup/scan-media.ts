@@ -144,6 +144,7 @@ const CONTENT_TYPES: Record<string, string> = { ".js": "text/javascript", ".glb"
  */
 export async function startAssetServer(options: { page?: string; extra?: Map<string, Uint8Array> } = {}) {
   const threeDir = path.join(ROOT, "node_modules/three");
+  const sparkDir = path.join(ROOT, "node_modules/@sparkjsdev/spark/dist");
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     let file: string | null = null;
@@ -162,6 +163,9 @@ export async function startAssetServer(options: { page?: string; extra?: Map<str
     else if (url.pathname.startsWith("/three/")) {
       const resolved = path.resolve(threeDir, `.${url.pathname.slice("/three".length)}`);
       if (resolved.startsWith(threeDir + path.sep)) file = resolved;
+    } else if (url.pathname.startsWith("/spark/")) {
+      const resolved = path.resolve(sparkDir, `.${url.pathname.slice("/spark".length)}`);
+      if (resolved.startsWith(sparkDir + path.sep)) file = resolved;
     }
     if (!file || !existsSync(file)) {
       res.writeHead(404);
