@@ -1,5 +1,3 @@
-import { SelectButton } from "primereact/selectbutton";
-
 export type ModelVariant = "splat" | "mesh";
 
 const OPTIONS: Array<{ label: string; value: ModelVariant; icon: string }> = [
@@ -10,21 +8,19 @@ const OPTIONS: Array<{ label: string; value: ModelVariant; icon: string }> = [
 /** A scan has two models (issue 14): its gaussian splat and its textured mesh. This picks which one the viewer shows. */
 export function ModelVariantSwitch({ value, onChange }: { value: ModelVariant; onChange: (value: ModelVariant) => void }) {
   return (
-    <SelectButton
-      className="model-variant-switch"
-      aria-label="Show the scan as"
-      value={value}
-      options={OPTIONS}
-      optionLabel="label"
-      optionValue="value"
-      allowEmpty={false}
-      onChange={(event) => onChange(event.value as ModelVariant)}
-      itemTemplate={(option: (typeof OPTIONS)[number]) => (
-        <span>
+    <span className="p-buttonset model-variant-switch" role="group" aria-label="Show the scan as">
+      {OPTIONS.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          className={`p-button p-button-sm${option.value === value ? "" : " p-button-outlined"}`}
+          aria-pressed={option.value === value}
+          onClick={() => onChange(option.value)}
+        >
           <i className={option.icon} aria-hidden="true" />
           &nbsp;{option.label}
-        </span>
-      )}
-    />
+        </button>
+      ))}
+    </span>
   );
 }

@@ -22,9 +22,9 @@ export function applyCameraView(camera: PerspectiveCamera, controls: OrbitContro
   controls.update();
 }
 
-/** The current view, for saving it (item settings) or reporting it (the embed's postMessage API). */
+/** The current view, with the field of view, for saving it (item settings) or reporting it (the embed's postMessage API). */
 export function getCameraView(stage: Pick<ViewerStage, "camera" | "controls">): CameraView {
-  return { position: stage.camera.position.toArray() as Vec3, target: stage.controls.target.toArray() as Vec3 };
+  return { position: stage.camera.position.toArray() as Vec3, target: stage.controls.target.toArray() as Vec3, fov: Math.round(stage.camera.fov * 100) / 100 };
 }
 
 /** Moves a live viewer to `view`: stops autorotation (a chosen view should stay put) and draws a frame. */

@@ -57,6 +57,20 @@ export async function grantAdmin(email: string) {
   await setUserAdmin({ userId: user.id, isAdmin: true, actorId: null });
 }
 
+/**
+ * Makes a splat item look like a finished scan with a textured mesh (what the scan worker publishes,
+ * issue 14): the mesh is another uploaded item's GLB, which the scan item then also points at.
+ */
+export async function attachScanMesh({ scanItemId, meshItemId }: { scanItemId: string; meshItemId: string }) {
+  await domain(); // binds the e2e database
+  const { db } = await import("~/db.server");
+  const mesh = await db().item.findUniqueOrThrow({ where: { id: meshItemId }, select: { fileKey: true, fileSize: true } });
+  await db().item.update({
+    where: { id: scanItemId },
+    data: { uploadType: "image", meshKey: mesh.fileKey, meshSize: mesh.fileSize, meshLiteKey: mesh.fileKey, meshLiteSize: mesh.fileSize },
+  });
+}
+
 export async function disconnect() {
   if (!domainModules) return;
   const { disconnectDb } = await import("~/db.server");
