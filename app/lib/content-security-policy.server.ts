@@ -51,7 +51,7 @@ function firebaseSources(config: PolicyConfig) {
   const authDomain = config.FIREBASE_AUTH_DOMAIN ?? (config.FIREBASE_PROJECT_ID ? `${config.FIREBASE_PROJECT_ID}.firebaseapp.com` : null);
   const google = config.FIREBASE_GOOGLE_SIGN_IN;
   return {
-    connect: emulator ? [emulator] : ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"],
+    connect: emulator ? [emulator] : ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com", "https://www.googleapis.com"],
     // The Google sign-in popup talks to the auth domain's helper iframe, loaded through Google's API loader.
     script: google && !emulator ? ["https://apis.google.com"] : [],
     frame: [...(emulator ? [emulator] : []), ...(google && authDomain ? [`https://${authDomain}`] : [])],
