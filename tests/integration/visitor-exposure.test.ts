@@ -92,7 +92,7 @@ describe("public names never expose an email (item 18)", () => {
     }
     expect(surfaces["/u/{id}"]).toContain(handle);
     expect(surfaces["/item/{id} (page and social tags)"]).toContain(handle);
-    expect(JSON.parse(surfaces["/oembed"]).author_name ?? handle).toBe(handle);
+    expect(JSON.parse(surfaces["/oembed"]).author_name).toBe(handle);
 
     const renamed = await api("PATCH", "/user", { token: owner.idToken, body: { display_name: "Maker of Things" } });
     expect(renamed.status).toBe(200);
