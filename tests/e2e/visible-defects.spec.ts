@@ -102,6 +102,8 @@ test("the embed's badge stays clear of the viewer's buttons at every width (item
     for (const button of await toolbar.getByRole("button").all()) {
       const buttonBox = await boxOf(button);
       expect(overlaps(badgeBox, buttonBox), `badge ${JSON.stringify(badgeBox)} over ${await button.getAttribute("aria-label")} ${JSON.stringify(buttonBox)} at ${size.width}px`).toBe(false);
+      // The buttons themselves are wholly inside the frame, even a short one.
+      expect(buttonBox.y + buttonBox.height, `${await button.getAttribute("aria-label")} inside the frame at ${size.width}x${size.height}`).toBeLessThanOrEqual(size.height);
     }
     // Wholly inside the frame, and the topmost element where it is drawn (nothing covers it).
     expect(badgeBox.x).toBeGreaterThanOrEqual(0);
