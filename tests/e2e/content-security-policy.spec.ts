@@ -74,6 +74,10 @@ test("pages send a nonce-based policy, and an injected inline script is refused"
     for (const tag of scripts) expect(tag, pathName).toContain(`nonce="${nonce}"`);
     expect(policy["frame-ancestors"], pathName).toEqual(pathName.startsWith("/embed/") ? ["*"] : ["'self'"]);
   }
+  // The static legacy pages run no script at all.
+  const legacy = parsePolicy((await request.get("/legacy/main.html")).headers()["content-security-policy"]);
+  expect(legacy["script-src"]).toEqual(["'none'"]);
+  expect(legacy["object-src"]).toEqual(["'none'"]);
   // A fresh nonce per response.
   const again = parsePolicy((await request.get("/pricing")).headers()["content-security-policy"]);
   const first = parsePolicy((await request.get("/pricing")).headers()["content-security-policy"]);
