@@ -81,7 +81,17 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     "/assets",
     express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
   );
-  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+  // Static legacy pages (public/legacy) run no script: the strictest policy (issue 17, item 14).
+  const staticPagePolicy = "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'";
+  app.use(
+    express.static(path.join(buildDir, "client"), {
+      maxAge: "1h",
+      index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.endsWith(".html")) res.setHeader("Content-Security-Policy", staticPagePolicy);
+      },
+    }),
+  );
   app.all("*", createRequestHandler({ build }));
   return app;
 }

@@ -10,6 +10,8 @@ import { initServerSentry } from "./lib/sentry.server";
 import { logger } from "./lib/logger.server";
 import { isAppError } from "./domain/errors";
 import { addShopifyDocumentHeaders } from "./shopify.server";
+import { contentSecurityPolicy, createNonce, withFrameAncestorsFrom } from "./lib/content-security-policy.server";
+import { NonceProvider } from "./lib/nonce-context";
 
 function isShopifyAdminPath(pathname: string) {
   return pathname === "/app" || pathname.startsWith("/app/") || pathname.startsWith("/shopify/");
@@ -35,25 +37,31 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const { pathname } = new URL(request.url);
+  // A full Content-Security-Policy on every page (issue 17, item 14), its frame-ancestors per surface (DESIGN §4).
+  const nonce = createNonce();
   if (isShopifyAdminPath(pathname)) {
-    // Only the Shopify admin's frame may embed these pages (DESIGN §4); the library sets the shop's
-    // frame-ancestors when the URL names a valid shop.
-    responseHeaders.set("Content-Security-Policy", "frame-ancestors https://admin.shopify.com https://*.myshopify.com");
+    // Only the Shopify admin's frame may embed these pages; the library narrows frame-ancestors to the shop
+    // when the URL names a valid one, and that narrower rule is kept.
     addShopifyDocumentHeaders(request, responseHeaders);
+    const policy = contentSecurityPolicy({ nonce, surface: "shopify", config: env() });
+    responseHeaders.set("Content-Security-Policy", withFrameAncestorsFrom(policy, responseHeaders.get("Content-Security-Policy")));
   } else if (pathname.startsWith("/embed/")) {
     // /embed/{id} is framable by any site (storefronts, blogs, CMSs), said explicitly so no default tightens it.
-    responseHeaders.set("Content-Security-Policy", "frame-ancestors *");
+    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy({ nonce, surface: "embed", config: env() }));
     responseHeaders.delete("X-Frame-Options");
-  } else if (!responseHeaders.has("X-Frame-Options")) {
-    // The site itself is not framable.
-    responseHeaders.set("Content-Security-Policy", "frame-ancestors 'self'");
+  } else {
+    // The site itself is not framable (frame-ancestors 'self').
+    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy({ nonce, surface: "site", config: env() }));
   }
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
       {
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

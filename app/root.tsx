@@ -28,6 +28,7 @@ import { ToastProvider } from "~/components/toast-provider";
 import { UploadDialogProvider } from "~/components/upload-dialog-provider";
 import { avatarUrl } from "~/domain/user-presenter";
 import { publicEnv } from "~/env.server";
+import { useNonce } from "~/lib/nonce-context";
 import { readHandles } from "~/lib/route-handle";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -61,6 +62,7 @@ function SiteStyles() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const { surface } = readHandles(matches);
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -73,8 +75,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {children}
         {/* Not on embeds: its sessionStorage access throws in cross-site iframes with third-party storage blocked. */}
-        {matches.some((m) => m.pathname.startsWith("/embed/")) ? null : <ScrollRestoration />}
-        <Scripts />
+        {matches.some((m) => m.pathname.startsWith("/embed/")) ? null : <ScrollRestoration nonce={nonce} />}
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -84,10 +86,12 @@ function App() {
   const { env, user } = useLoaderData<typeof loader>();
   const matches = useMatches();
   const { layout, surface } = readHandles(matches);
+  const nonce = useNonce();
   if (surface === "shopify") return <Outlet />;
   return (
     <PrimeReactProvider value={{ ripple: false }}>
       <script
+        nonce={nonce}
         // Public configuration only (env.server publicEnv): no secrets.
         dangerouslySetInnerHTML={{ __html: `window.__SCANROOM_ENV__=${JSON.stringify(env).replace(/</g, "\\u003c")}` }}
       />

@@ -22,16 +22,16 @@ function CheckoutUnavailable({ label }: { label: string }) {
   );
 }
 
-/** Without Stripe keys the pages say so (docs/decisions/009); a local server also says how to turn checkout on. */
+/**
+ * Without Stripe keys the pages say so in plain words (docs/decisions/009). How to turn checkout on is for
+ * developers and lives in the README, never on a visitor's page (issue 17, item 19).
+ */
 export function CheckoutNote({ payments }: { payments: Payments }) {
   if (payments.enabled) return null;
   return (
     <p id="checkout-note" className="checkout-note" data-testid="checkout-note">
       <i className="pi pi-info-circle" aria-hidden="true" /> Online checkout is not available yet. To change your plan or buy credits now,{" "}
       <Link to="/contact">contact us</Link>.
-      {payments.local ? (
-        <span className="checkout-note-dev"> (Developers: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET with Stripe test-mode keys to turn checkout on.)</span>
-      ) : null}
     </p>
   );
 }
@@ -144,7 +144,7 @@ export function PlanCards({
   plans,
   currentPlanId,
   billing = null,
-  payments = { enabled: false, local: false },
+  payments = { enabled: false },
   page = "pricing",
 }: {
   plans: PlanDto[];

@@ -29,14 +29,17 @@ function meshLine(m: ScanFigures): string {
  * The owner's view of a scan (issue 5): where it is, how long is left, cancel and retry, and once
  * it is done the quality figures the pipeline measured. Reloads whenever the item changes (the page
  * polls the item while a scan runs); `onChange` tells the page to reload after cancel or retry.
+ * It asks only once the sign-in state is known: a page opened directly or reloaded has no ID token until
+ * Firebase reports it, and asking before gets a 401 (issue 17, item 15).
  */
 export function ScanPanel({ itemId, version, onChange }: { itemId: string; version: string; onChange: () => void }) {
-  const { api } = useAuth();
+  const { api, ready } = useAuth();
   const toast = useToast();
   const [scan, setScan] = useState<ScanStatusDto | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    if (!ready) return;
     let live = true;
     api<ScanStatusDto>(`/scan/${itemId}`)
       .then((status) => live && setScan(status))
@@ -44,7 +47,7 @@ export function ScanPanel({ itemId, version, onChange }: { itemId: string; versi
     return () => {
       live = false;
     };
-  }, [api, itemId, version]);
+  }, [api, ready, itemId, version]);
 
   const act = useCallback(
     async (action: "cancel" | "retry", done: string) => {

@@ -1,5 +1,6 @@
 import { deliveredObject } from "./delivery-copy";
 import type { ItemWithOwner } from "./items.server";
+import { publicDisplayName } from "./public-name";
 import { migrateViewerSettings } from "./viewer-settings";
 
 /** The API's view of an item (snake_case, SPEC §3). Read models live here, not in routes. */
@@ -34,7 +35,7 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     view_count: item.viewCount,
     is_watermark_enabled: item.isWatermarkEnabled,
     settings: migrateViewerSettings(item.settings, item.settingsVersion),
-    owner: { id: item.owner.id, display_name: item.owner.displayName },
+    owner: { id: item.owner.id, display_name: publicDisplayName(item.owner) },
     is_owner: isOwner,
     moderation_reason: isOwner ? item.moderationReason : null,
     created_at: item.createdAt.toISOString(),

@@ -1,4 +1,5 @@
 import type { Plan, Subscription, User } from "~/db.server";
+import { publicDisplayName } from "./public-name";
 
 export const avatarUrl = (user: Pick<User, "id" | "avatarKey" | "updatedAt">) =>
   user.avatarKey ? `/avatars/${user.id}?v=${user.updatedAt.getTime()}` : null;
@@ -6,7 +7,7 @@ export const avatarUrl = (user: Pick<User, "id" | "avatarKey" | "updatedAt">) =>
 export function presentPublicUser(user: User) {
   return {
     id: user.id,
-    display_name: user.displayName,
+    display_name: publicDisplayName(user),
     avatar_url: avatarUrl(user),
     created_at: user.createdAt.toISOString(),
   };

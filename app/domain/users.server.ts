@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { DecodedIdToken } from "firebase-admin/auth";
 import { db, type User } from "~/db.server";
 import { AppError, notFound } from "./errors";
 import { ensureSubscription } from "./plans.server";
+import { initialDisplayName } from "./public-name";
 
 /**
  * Our user row for a verified identity, created on first sight. Admin rights and disabled state
@@ -10,10 +12,12 @@ import { ensureSubscription } from "./plans.server";
 export async function getOrCreateUserForIdentity(identity: DecodedIdToken): Promise<User> {
   const email = identity.email ?? null;
   const emailVerified = identity.email_verified === true;
-  const displayName = (identity.name as string | undefined) ?? email?.split("@")[0] ?? null;
+  // Never a part of the email as the public name (issue 17, item 18): a neutral handle the owner can change.
+  const id = randomUUID();
+  const displayName = initialDisplayName({ userId: id, profileName: identity.name, email });
   const user = await db().user.upsert({
     where: { firebaseUid: identity.uid },
-    create: { firebaseUid: identity.uid, email, emailVerified, displayName },
+    create: { id, firebaseUid: identity.uid, email, emailVerified, displayName },
     update: { email, emailVerified },
   });
   await ensureSubscription({ userId: user.id });

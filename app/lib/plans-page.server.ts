@@ -4,7 +4,6 @@ import { getCheckoutOutcome } from "~/domain/billing-checkout.server";
 import { presentCreditPackage, presentPlan } from "~/domain/plan-presenter";
 import { listCreditPackages, listPlans } from "~/domain/plans.server";
 import { isStripeConfigured } from "~/domain/stripe.server";
-import { env } from "~/env.server";
 import { CHECKOUT_CANCELLED, checkoutFailureMessage } from "./checkout-messages";
 
 /**
@@ -20,7 +19,7 @@ export async function loadPlansPage(request: Request) {
     currentPlanId: billing?.subscribed_plan.id ?? null,
     signedIn: user !== null,
     billing,
-    payments: { enabled: isStripeConfigured(), local: !env().isProduction },
+    payments: { enabled: isStripeConfigured() },
     checkout: await checkoutStatus(request, user?.id ?? null),
   };
 }

@@ -115,7 +115,18 @@ export default function Settings() {
           <h2 id="profile-heading">Profile</h2>
           <form onSubmit={saveName} className="settings-form">
             <label htmlFor="settings-name">Display name</label>
-            <input id="settings-name" className="p-inputtext" required maxLength={60} value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              id="settings-name"
+              className="p-inputtext"
+              required
+              maxLength={60}
+              value={name}
+              aria-describedby="settings-name-note"
+              onChange={(e) => setName(e.target.value)}
+            />
+            <p id="settings-name-note" className="settings-note">
+              Shown with your models, on your profile and in embeds. Your email is never shown to others.
+            </p>
             <Button type="submit" label="Save name" loading={busy === "name"} disabled={!name.trim() || busy !== null} />
           </form>
           <div className="settings-avatar-row">

@@ -1,0 +1,162 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { Locator, Page } from "@playwright/test";
+import { databaseUrl, EMULATOR_HOST } from "../setup/config";
+import { expect, registerAndSignIn, test } from "./fixtures";
+import { createCreator, disconnect, uploadModel } from "./site-seed";
+
+// Issue 17, items 15–17, as a user sees them in Chromium: the scan panel on a model page opened directly,
+// the embed's "Made with Scanroom" badge clear of the viewer's buttons, and the edit page's right column
+// fully on screen at 1440 and 390 px. Screenshots go to test-results/visible-defects/ for a person to look at.
+const PASSWORD = "a-strong-password-123"; // the one registerAndSignIn uses
+const E2E_DATABASE = `scanroom_e2e_${Number(process.env.E2E_PORT ?? 3100)}`;
+const SHOTS = path.join("test-results", "visible-defects");
+const WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+];
+
+test.afterAll(async () => {
+  await disconnect();
+});
+
+async function sql(text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: databaseUrl(E2E_DATABASE) });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh ID token for an account registered through /auth, as the browser would hold it. */
+async function idToken(email: string): Promise<string> {
+  const res = await fetch(`http://${EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true }),
+  });
+  return (await res.json()).idToken;
+}
+
+async function shoot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+async function boxOf(locator: Locator): Promise<Box> {
+  const box = await locator.boundingBox();
+  expect(box, "element has a box").not.toBeNull();
+  return box!;
+}
+
+test("a model page opened directly or reloaded shows the owner's scan panel (item 15)", async ({ page, consoleErrors }) => {
+  const { email } = await registerAndSignIn(page, { name: "Scan Owner" });
+  const [{ id: userId }] = await sql(`SELECT id FROM "User" WHERE email = $1`, [email]);
+  // A photo scan that failed, as the worker leaves it: the panel shows why, the advice and a retry.
+  const [{ id: itemId }] = await sql(
+    `INSERT INTO "Item" (id, "ownerId", name, "modelType", "uploadType", status, "statusDetail", "updatedAt")
+     VALUES (gen_random_uuid(), $1, 'Reloaded scan', 'ply', 'image', 'failed', 'Scan failed', now()) RETURNING id`,
+    [userId],
+  );
+  await sql(
+    `INSERT INTO "ScanJob" (id, "itemId", "userId", "inputKind", "inputPath", status, error, advice, "finishedAt", "updatedAt")
+     VALUES (gen_random_uuid(), $1, $2, 'image', $3, 'failed', 'Too few photos could be placed.', 'Take photos with more overlap.', now(), now())`,
+    [itemId, userId, `scans/${itemId}/images/`],
+  );
+  const scanAnswers: number[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/v1/scan/${itemId}`) scanAnswers.push(response.status());
+  });
+
+  await page.goto(`/item/${itemId}`);
+  const panel = page.getByTestId("scan-panel");
+  await expect(panel).toBeVisible();
+  await expect(page.getByTestId("scan-state")).toHaveText(/^Failed: Too few photos could be placed\. Take photos with more overlap\./);
+  await expect(panel.getByRole("button", { name: "Retry scan (1 credit)" })).toBeVisible();
+
+  await page.reload();
+  await expect(panel).toBeVisible();
+  await expect(page.getByTestId("scan-state")).toContainText("Too few photos could be placed.");
+  expect(scanAnswers.length).toBeGreaterThanOrEqual(2);
+  expect(scanAnswers.filter((status) => status !== 200), "GET /v1/scan/{id} answers that were not 200").toEqual([]);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("the embed's badge stays clear of the viewer's buttons at every width (item 16)", async ({ page, consoleErrors }) => {
+  const creator = await createCreator("Badge Owner");
+  const itemId = await uploadModel(creator, { name: "Badge check" });
+  for (const size of [...WIDTHS, { width: 300, height: 200 }]) {
+    await page.setViewportSize(size);
+    await page.goto(`/embed/${itemId}`);
+    const toolbar = page.getByRole("toolbar", { name: "Viewer controls" });
+    await expect(toolbar).toBeVisible({ timeout: 90_000 });
+    const badge = page.getByTestId("embed-watermark");
+    await expect(badge).toBeVisible();
+    const badgeBox = await boxOf(badge);
+    for (const button of await toolbar.getByRole("button").all()) {
+      const buttonBox = await boxOf(button);
+      expect(overlaps(badgeBox, buttonBox), `badge ${JSON.stringify(badgeBox)} over ${await button.getAttribute("aria-label")} ${JSON.stringify(buttonBox)} at ${size.width}px`).toBe(false);
+      // The buttons themselves are wholly inside the frame, even a short one.
+      expect(buttonBox.y + buttonBox.height, `${await button.getAttribute("aria-label")} inside the frame at ${size.width}x${size.height}`).toBeLessThanOrEqual(size.height);
+    }
+    // Wholly inside the frame, and the topmost element where it is drawn (nothing covers it).
+    expect(badgeBox.x).toBeGreaterThanOrEqual(0);
+    expect(badgeBox.y).toBeGreaterThanOrEqual(0);
+    expect(badgeBox.x + badgeBox.width).toBeLessThanOrEqual(size.width);
+    expect(badgeBox.y + badgeBox.height).toBeLessThanOrEqual(size.height);
+    const onTop = await badge.evaluate((element) => {
+      const r = element.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return hit !== null && element.contains(hit);
+    });
+    expect(onTop, `badge on top at ${size.width}px`).toBe(true);
+    await shoot(page, `embed-badge-${size.width}`);
+  }
+  expect(consoleErrors).toEqual([]);
+});
+
+test("the edit page's right column is fully on screen at 1440 and 390 px (item 17)", async ({ page, consoleErrors }) => {
+  const { email } = await registerAndSignIn(page, { name: "Edit Owner" });
+  const token = await idToken(email);
+  const [{ id: userId }] = await sql(`SELECT id FROM "User" WHERE email = $1`, [email]);
+  const itemId = await uploadModel({ token, userId, name: "Edit Owner" }, { name: "Edit layout check" });
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto(`/item/${itemId}/edit`);
+    const panels = page.locator(".edit-panels");
+    await expect(page.getByLabel("Name")).toHaveValue("Edit layout check");
+    // No horizontal overflow anywhere on the page: nothing is cut off at the right edge or scrolls sideways.
+    const overflow = await page.evaluate(() => {
+      const root = document.documentElement;
+      const wide = [...document.querySelectorAll<HTMLElement>(".edit-page *")]
+        .filter((element) => element.getClientRects().length > 0)
+        .map((element) => ({ element, rect: element.getBoundingClientRect() }))
+        .filter(({ rect }) => rect.right > root.clientWidth + 0.5 || rect.left < -0.5)
+        .map(({ element, rect }) => `${element.tagName.toLowerCase()}.${element.className} ${Math.round(rect.left)}..${Math.round(rect.right)}`);
+      return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+    });
+    expect(overflow.wide, `elements past the ${size.width}px viewport`).toEqual([]);
+    expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.clientWidth);
+    // Every panel's content is reachable: each control in the column lies within the column's box.
+    const column = await boxOf(panels);
+    expect(column.x + column.width).toBeLessThanOrEqual(size.width + 0.5);
+    for (const control of await panels.locator("input, select, textarea, button").all()) {
+      if (!(await control.isVisible())) continue;
+      const box = await boxOf(control);
+      expect(box.x + box.width, `${await control.getAttribute("id")} at ${size.width}px`).toBeLessThanOrEqual(column.x + column.width + 0.5);
+    }
+    // The last panel can be scrolled into view and seen whole.
+    const last = panels.locator(".edit-panel").last();
+    await last.scrollIntoViewIfNeeded();
+    await expect(last).toBeInViewport();
+    await shoot(page, `edit-${size.width}`);
+    await last.screenshot({ path: path.join(SHOTS, `edit-${size.width}-last-panel.png`) });
+  }
+  expect(consoleErrors).toEqual([]);
+});
