@@ -1,0 +1,278 @@
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "train/training.h"
+
+namespace sr::train {
+namespace {
+
+int typeSize(const std::string& t) {
+  if (t == "char" || t == "uchar" || t == "int8" || t == "uint8") return 1;
+  if (t == "short" || t == "ushort" || t == "int16" || t == "uint16") return 2;
+  if (t == "int" || t == "uint" || t == "int32" || t == "uint32" || t == "float" || t == "float32") return 4;
+  if (t == "double" || t == "float64") return 8;
+  throw std::runtime_error("unsupported ply type " + t);
+}
+
+double readAs(const char* p, const std::string& t) {
+  if (t == "uchar" || t == "uint8") return double(*reinterpret_cast<const uint8_t*>(p));
+  if (t == "char" || t == "int8") return double(*reinterpret_cast<const int8_t*>(p));
+  float f;
+  double d;
+  int32_t i;
+  uint32_t u;
+  int16_t s;
+  uint16_t us;
+  if (t == "float" || t == "float32") return std::memcpy(&f, p, 4), double(f);
+  if (t == "double" || t == "float64") return std::memcpy(&d, p, 8), d;
+  if (t == "int" || t == "int32") return std::memcpy(&i, p, 4), double(i);
+  if (t == "uint" || t == "uint32") return std::memcpy(&u, p, 4), double(u);
+  if (t == "short" || t == "int16") return std::memcpy(&s, p, 2), double(s);
+  return std::memcpy(&us, p, 2), double(us);
+}
+
+template <typename T>
+void put(std::ostream& out, const T& v) {
+  out.write(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+template <typename T>
+T get(std::istream& in) {
+  T v;
+  in.read(reinterpret_cast<char*>(&v), sizeof(T));
+  if (!in) throw std::runtime_error("truncated checkpoint");
+  return v;
+}
+void putVec(std::ostream& out, const std::vector<float>& v) {
+  put<uint64_t>(out, v.size());
+  out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(float)));
+}
+std::vector<float> getVec(std::istream& in) {
+  const auto n = get<uint64_t>(in);
+  if (n > (uint64_t(1) << 32)) throw std::runtime_error("corrupt checkpoint");
+  std::vector<float> v(n);
+  in.read(reinterpret_cast<char*>(v.data()), std::streamsize(n * sizeof(float)));
+  if (!in) throw std::runtime_error("truncated checkpoint");
+  return v;
+}
+void putGaussians(std::ostream& out, const Gaussians& g) {
+  putVec(out, g.mean), putVec(out, g.logScale), putVec(out, g.quat), putVec(out, g.opacity), putVec(out, g.color);
+}
+Gaussians getGaussians(std::istream& in) {
+  Gaussians g;
+  g.mean = getVec(in), g.logScale = getVec(in), g.quat = getVec(in), g.opacity = getVec(in), g.color = getVec(in);
+  const size_t n = g.opacity.size();
+  if (g.mean.size() != 3 * n || g.logScale.size() != 3 * n || g.quat.size() != 4 * n || g.color.size() != 3 * n) throw std::runtime_error("corrupt checkpoint");
+  return g;
+}
+
+}  // namespace
+
+PointCloud readPointsPly(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::string line;
+  std::getline(in, line);
+  if (line.rfind("ply", 0) != 0) throw std::runtime_error(path + " is not a .ply file");
+  size_t count = 0;
+  bool inVertex = false, binary = false;
+  std::vector<std::pair<std::string, std::string>> props;  // name, type
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::istringstream s(line);
+    std::string word;
+    s >> word;
+    if (word == "format") {
+      std::string f;
+      s >> f;
+      binary = f == "binary_little_endian";
+    } else if (word == "element") {
+      std::string name;
+      s >> name;
+      inVertex = name == "vertex";
+      if (inVertex) s >> count;
+    } else if (word == "property" && inVertex) {
+      std::string type, name;
+      s >> type >> name;
+      if (type == "list") throw std::runtime_error("list properties in the vertex element are not supported");
+      props.emplace_back(name, type);
+    } else if (word == "end_header") {
+      break;
+    }
+  }
+  if (!binary) throw std::runtime_error(path + ": only binary little-endian .ply is read");
+  size_t stride = 0;
+  int ix = -1, iy = -1, iz = -1, ir = -1, ig = -1, ib = -1;
+  std::vector<size_t> offsets;
+  for (size_t k = 0; k < props.size(); k++) {
+    offsets.push_back(stride);
+    stride += size_t(typeSize(props[k].second));
+    const auto& n = props[k].first;
+    if (n == "x") ix = int(k);
+    if (n == "y") iy = int(k);
+    if (n == "z") iz = int(k);
+    if (n == "red") ir = int(k);
+    if (n == "green") ig = int(k);
+    if (n == "blue") ib = int(k);
+  }
+  if (ix < 0 || iy < 0 || iz < 0) throw std::runtime_error(path + " has no x y z");
+  std::vector<char> body(count * stride);
+  in.read(body.data(), std::streamsize(body.size()));
+  if (!in) throw std::runtime_error(path + " is truncated");
+  PointCloud pc;
+  pc.xyz.resize(3 * count);
+  pc.rgb.assign(3 * count, 0.5f);
+  const bool colour = ir >= 0 && ig >= 0 && ib >= 0;
+  for (size_t i = 0; i < count; i++) {
+    const char* row = &body[i * stride];
+    pc.xyz[3 * i] = float(readAs(row + offsets[ix], props[ix].second));
+    pc.xyz[3 * i + 1] = float(readAs(row + offsets[iy], props[iy].second));
+    pc.xyz[3 * i + 2] = float(readAs(row + offsets[iz], props[iz].second));
+    if (colour) {
+      const int ids[3] = {ir, ig, ib};
+      for (int c = 0; c < 3; c++) {
+        const double v = readAs(row + offsets[ids[c]], props[ids[c]].second);
+        pc.rgb[3 * i + c] = float(props[ids[c]].second == "float" || props[ids[c]].second == "float32" ? v : v / 255.0);
+      }
+    }
+  }
+  return pc;
+}
+
+Gaussians gaussiansFromPoints(const PointCloud& points, float initialOpacity) {
+  const size_t n = points.xyz.size() / 3;
+  Gaussians g;
+  g.resize(n);
+  if (n == 0) return g;
+  // Mean distance to the 3 nearest neighbours, on a uniform grid sized from the bounding box.
+  float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) lo[k] = std::min(lo[k], points.xyz[3 * i + k]), hi[k] = std::max(hi[k], points.xyz[3 * i + k]);
+  const float volume = std::max(1e-9f, (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]));
+  const float cell = std::max(1e-4f, std::cbrt(volume / float(n)) * 2.f);
+  auto key = [&](int x, int y, int z) { return (int64_t(x) * 73856093) ^ (int64_t(y) * 19349663) ^ (int64_t(z) * 83492791); };
+  std::unordered_map<int64_t, std::vector<uint32_t>> grid;
+  auto cellOf = [&](float v, int k) { return int(std::floor((v - lo[k]) / cell)); };
+  for (size_t i = 0; i < n; i++)
+    grid[key(cellOf(points.xyz[3 * i], 0), cellOf(points.xyz[3 * i + 1], 1), cellOf(points.xyz[3 * i + 2], 2))].push_back(uint32_t(i));
+#pragma omp parallel for schedule(dynamic, 256)
+  for (long li = 0; li < long(n); li++) {
+    const size_t i = size_t(li);
+    const float* p = &points.xyz[3 * i];
+    float best[3] = {1e30f, 1e30f, 1e30f};
+    const int cx = cellOf(p[0], 0), cy = cellOf(p[1], 1), cz = cellOf(p[2], 2);
+    for (int dx = -1; dx <= 1; dx++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dz = -1; dz <= 1; dz++) {
+          auto it = grid.find(key(cx + dx, cy + dy, cz + dz));
+          if (it == grid.end()) continue;
+          for (uint32_t j : it->second) {
+            if (j == i) continue;
+            const float* q = &points.xyz[3 * j];
+            const float d = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
+            if (d < best[2]) {
+              best[2] = d;
+              std::sort(best, best + 3);
+            }
+          }
+        }
+    float sum = 0;
+    int found = 0;
+    for (float b : best)
+      if (b < 1e29f) sum += std::sqrt(b), found++;
+    const float scale = std::clamp(found ? sum / float(found) : cell, 1e-4f, cell * 2.f);
+    for (int k = 0; k < 3; k++) {
+      g.mean[3 * i + k] = p[k];
+      g.logScale[3 * i + k] = std::log(scale);
+      g.color[3 * i + k] = (points.rgb[3 * i + k] - 0.5f) / kSHC0;
+    }
+    g.quat[4 * i] = 1.f, g.quat[4 * i + 1] = g.quat[4 * i + 2] = g.quat[4 * i + 3] = 0.f;
+    g.opacity[i] = std::log(initialOpacity / (1.f - initialOpacity));
+  }
+  return g;
+}
+
+void writeSplatPly(const Gaussians& g, const std::string& path) {
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write " + path);
+    out << "ply\nformat binary_little_endian 1.0\nelement vertex " << g.size() << "\n";
+    for (const char* name : {"x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"})
+      out << "property float " << name << "\n";
+    out << "end_header\n";
+    for (size_t i = 0; i < g.size(); i++) {
+      const float* q = &g.quat[4 * i];
+      const float norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) + 1e-12f;
+      const float row[17] = {g.mean[3 * i], g.mean[3 * i + 1], g.mean[3 * i + 2], 0, 0, 0, g.color[3 * i], g.color[3 * i + 1], g.color[3 * i + 2], g.opacity[i],
+                             g.logScale[3 * i], g.logScale[3 * i + 1], g.logScale[3 * i + 2], q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm};
+      out.write(reinterpret_cast<const char*>(row), sizeof(row));
+    }
+    if (!out) throw std::runtime_error("cannot write " + path);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot write " + path);
+}
+
+void writeCheckpoint(const Checkpoint& c, const std::string& path) {
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write " + path);
+    out.write("SRCK0001", 8);
+    put<int32_t>(out, c.iteration);
+    put<double>(out, c.seconds);
+    for (float b : c.background) put<float>(out, b);
+    put<int32_t>(out, c.adam.step);
+    putGaussians(out, c.params), putGaussians(out, c.adam.m), putGaussians(out, c.adam.v);
+    put<uint64_t>(out, c.rng.size());
+    out.write(c.rng.data(), std::streamsize(c.rng.size()));
+    if (!out) throw std::runtime_error("cannot write " + path);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot write " + path);
+}
+
+Checkpoint readCheckpoint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  char magic[8];
+  in.read(magic, 8);
+  if (!in || std::memcmp(magic, "SRCK0001", 8) != 0) throw std::runtime_error(path + " is not a checkpoint of this trainer");
+  Checkpoint c;
+  c.iteration = get<int32_t>(in);
+  c.seconds = get<double>(in);
+  for (float& b : c.background) b = get<float>(in);
+  c.adam.step = get<int32_t>(in);
+  c.params = getGaussians(in), c.adam.m = getGaussians(in), c.adam.v = getGaussians(in);
+  const auto n = get<uint64_t>(in);
+  if (n > 100000) throw std::runtime_error("corrupt checkpoint");
+  c.rng.resize(n);
+  in.read(c.rng.data(), std::streamsize(n));
+  if (!in) throw std::runtime_error("truncated checkpoint");
+  if (c.adam.m.size() != c.params.size() || c.adam.v.size() != c.params.size()) throw std::runtime_error("corrupt checkpoint");
+  return c;
+}
+
+bool readRoi(const std::string& path, float center[3], float& radius) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  const auto c = text.find("\"center\"");
+  const auto r = text.find("\"radius\"");
+  if (c == std::string::npos || r == std::string::npos) return false;
+  const auto open = text.find('[', c);
+  if (open == std::string::npos) return false;
+  if (std::sscanf(text.c_str() + open, "[ %f , %f , %f ]", &center[0], &center[1], &center[2]) != 3) return false;
+  const auto colon = text.find(':', r);
+  if (colon == std::string::npos || std::sscanf(text.c_str() + colon + 1, " %f", &radius) != 1) return false;
+  return std::isfinite(radius) && radius > 0;
+}
+
+}  // namespace sr::train

@@ -1,0 +1,89 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <unistd.h>
+
+#include "train/training.h"
+
+using namespace sr::train;
+
+static Gaussians randomGaussians(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uni(-1.f, 1.f);
+  Gaussians g;
+  g.resize(n);
+  for (auto* v : {&g.mean, &g.logScale, &g.quat, &g.opacity, &g.color})
+    for (auto& x : *v) x = uni(rng);
+  return g;
+}
+
+TEST(Training, CheckpointRoundTrips) {
+  Checkpoint c;
+  c.iteration = 123, c.seconds = 45.5, c.background[1] = 0.25f;
+  c.params = randomGaussians(17, 1);
+  c.adam.m = randomGaussians(17, 2), c.adam.v = randomGaussians(17, 3), c.adam.step = 9;
+  c.rng = "12345 678";
+  const auto path = std::filesystem::temp_directory_path() / ("srtrain-ck-" + std::to_string(::getpid()));
+  writeCheckpoint(c, path.string());
+  const Checkpoint back = readCheckpoint(path.string());
+  EXPECT_EQ(back.iteration, 123);
+  EXPECT_EQ(back.adam.step, 9);
+  EXPECT_EQ(back.params.mean, c.params.mean);
+  EXPECT_EQ(back.adam.v.color, c.adam.v.color);
+  EXPECT_EQ(back.rng, c.rng);
+  EXPECT_FLOAT_EQ(back.background[1], 0.25f);
+  std::filesystem::remove(path);
+}
+
+// Clone, split and prune keep every parameter block and Adam's state the same length, and move each
+// gaussian's optimiser state with it.
+TEST(Training, DensificationKeepsParametersAndOptimiserTogether) {
+  Gaussians g = randomGaussians(4, 5);
+  for (int i = 0; i < 4; i++) g.opacity[i] = 2.f;
+  g.opacity[3] = -8.f;                                   // transparent: pruned
+  for (int k = 0; k < 3; k++) g.logScale[k] = std::log(0.001f);  // gaussian 0 small: cloned
+  for (int k = 0; k < 3; k++) g.logScale[3 + k] = std::log(0.2f);  // gaussian 1 large: split
+  for (int k = 0; k < 3; k++) g.logScale[6 + k] = std::log(0.05f);
+  Adam adam;
+  adam.resize(4);
+  for (int i = 0; i < 4; i++) adam.m.opacity[i] = float(i + 1);
+  DensifyStats stats;
+  stats.resize(4);
+  stats.gradSum = {1.f, 1.f, 0.f, 0.f};
+  stats.seen = {1, 1, 1, 1};
+  DensifyOptions o;
+  o.sceneExtent = 1.f, o.gradThreshold = 0.5f;
+  std::mt19937 rng(1);
+  const auto r = densifyAndPrune(g, adam, stats, o, rng);
+  EXPECT_EQ(r.cloned, 1u);
+  EXPECT_EQ(r.split, 1u);
+  EXPECT_EQ(r.pruned, 1u);
+  // 4 + 1 clone + 2 split − the split original − the transparent one = 5.
+  ASSERT_EQ(g.size(), 5u);
+  EXPECT_EQ(g.mean.size(), 15u);
+  EXPECT_EQ(g.quat.size(), 20u);
+  EXPECT_EQ(adam.m.size(), 5u);
+  EXPECT_EQ(adam.v.mean.size(), 15u);
+  // Survivors keep their state (0 and 2 in order), new ones start at zero.
+  EXPECT_FLOAT_EQ(adam.m.opacity[0], 1.f);
+  EXPECT_FLOAT_EQ(adam.m.opacity[1], 3.f);
+  for (size_t i = 2; i < 5; i++) EXPECT_FLOAT_EQ(adam.m.opacity[i], 0.f);
+  // The split halves are 1.6× smaller than the original.
+  EXPECT_NEAR(std::exp(g.logScale[3 * 3]), 0.2f / 1.6f, 1e-5);
+}
+
+TEST(Training, AdamMovesAgainstTheGradient) {
+  Gaussians p = randomGaussians(3, 7), grad;
+  grad.resize(3);
+  for (auto* v : {&grad.mean, &grad.logScale, &grad.quat, &grad.opacity, &grad.color})
+    for (auto& x : *v) x = 1.f;
+  const Gaussians before = p;
+  Adam adam;
+  adam.resize(3);
+  adamStep(p, grad, adam, {0.1f, 0.1f, 0.1f, 0.1f, 0.1f});
+  // First Adam step with bias correction moves each parameter by −lr·sign(grad).
+  for (size_t i = 0; i < p.mean.size(); i++) EXPECT_NEAR(p.mean[i], before.mean[i] - 0.1f, 1e-5);
+}

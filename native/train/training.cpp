@@ -1,0 +1,148 @@
+#include "train/training.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sr::train {
+namespace {
+
+void resizeLike(Gaussians& g, size_t n) {
+  g.resize(n);
+  std::fill(g.mean.begin(), g.mean.end(), 0.f), std::fill(g.logScale.begin(), g.logScale.end(), 0.f);
+  std::fill(g.quat.begin(), g.quat.end(), 0.f), std::fill(g.opacity.begin(), g.opacity.end(), 0.f), std::fill(g.color.begin(), g.color.end(), 0.f);
+}
+
+void adamBlock(std::vector<float>& p, const std::vector<float>& grad, std::vector<float>& m, std::vector<float>& v, float lr, int step) {
+  const float b1 = 0.9f, b2 = 0.999f, eps = 1e-15f;
+  const float c1 = 1.f - std::pow(b1, float(step)), c2 = 1.f - std::pow(b2, float(step));
+  const float stepSize = lr * std::sqrt(c2) / c1;
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < long(p.size()); i++) {
+    const float g = grad[i];
+    m[i] = b1 * m[i] + (1 - b1) * g;
+    v[i] = b2 * v[i] + (1 - b2) * g * g;
+    p[i] -= stepSize * m[i] / (std::sqrt(v[i]) + eps);
+  }
+}
+
+// Appends gaussian `i` of `from` to `to` (all blocks); `from` may be `to` itself.
+void append(Gaussians& to, const Gaussians& from, size_t i) {
+  float m[3], s[3], q[4], c[3];
+  for (int k = 0; k < 3; k++) m[k] = from.mean[3 * i + k], s[k] = from.logScale[3 * i + k], c[k] = from.color[3 * i + k];
+  for (int k = 0; k < 4; k++) q[k] = from.quat[4 * i + k];
+  const float o = from.opacity[i];
+  to.mean.insert(to.mean.end(), m, m + 3);
+  to.logScale.insert(to.logScale.end(), s, s + 3);
+  to.quat.insert(to.quat.end(), q, q + 4);
+  to.opacity.push_back(o);
+  to.color.insert(to.color.end(), c, c + 3);
+}
+
+void appendZeros(Gaussians& g, size_t count) {
+  g.mean.resize(g.mean.size() + 3 * count, 0.f), g.logScale.resize(g.logScale.size() + 3 * count, 0.f);
+  g.quat.resize(g.quat.size() + 4 * count, 0.f), g.opacity.resize(g.opacity.size() + count, 0.f), g.color.resize(g.color.size() + 3 * count, 0.f);
+}
+
+}  // namespace
+
+void Adam::resize(size_t n) {
+  resizeLike(m, n);
+  resizeLike(v, n);
+}
+
+void adamStep(Gaussians& params, const Gaussians& grads, Adam& state, const LearningRates& lr) {
+  state.step++;
+  adamBlock(params.mean, grads.mean, state.m.mean, state.v.mean, lr.mean, state.step);
+  adamBlock(params.logScale, grads.logScale, state.m.logScale, state.v.logScale, lr.logScale, state.step);
+  adamBlock(params.quat, grads.quat, state.m.quat, state.v.quat, lr.quat, state.step);
+  adamBlock(params.opacity, grads.opacity, state.m.opacity, state.v.opacity, lr.opacity, state.step);
+  adamBlock(params.color, grads.color, state.m.color, state.v.color, lr.color, state.step);
+}
+
+void keepOnly(Gaussians& g, Adam* adam, const std::vector<char>& keep) {
+  auto filter = [&](Gaussians& x) {
+    Gaussians out;
+    for (size_t i = 0; i < keep.size(); i++)
+      if (keep[i]) append(out, x, i);
+    x = std::move(out);
+  };
+  filter(g);
+  if (adam) {
+    filter(adam->m);
+    filter(adam->v);
+  }
+}
+
+DensifyResult densifyAndPrune(Gaussians& g, Adam& adam, const DensifyStats& stats, const DensifyOptions& o, std::mt19937& rng) {
+  DensifyResult result;
+  const size_t n = g.size();
+  std::vector<char> keep(n, 1);
+  std::normal_distribution<float> normal(0.f, 1.f);
+  size_t budget = o.maxGaussians > n ? o.maxGaussians - n : 0;
+  for (size_t i = 0; i < n && budget > 0; i++) {
+    if (stats.seen[i] == 0 || stats.gradSum[i] / float(stats.seen[i]) < o.gradThreshold) continue;
+    const float* ls = &g.logScale[3 * i];
+    const float maxScale = std::exp(std::max(ls[0], std::max(ls[1], ls[2])));
+    if (maxScale <= o.percentDense * o.sceneExtent) {
+      append(g, g, i);  // clone: the copy moves apart as both are optimised
+      appendZeros(adam.m, 1), appendZeros(adam.v, 1);
+      result.cloned++, budget--;
+    } else if (budget >= 2) {
+      // Split: two gaussians sampled from the original, 1.6× smaller.
+      float q[4];
+      const float* qr = &g.quat[4 * i];
+      const float norm = std::sqrt(qr[0] * qr[0] + qr[1] * qr[1] + qr[2] * qr[2] + qr[3] * qr[3]) + 1e-12f;
+      for (int k = 0; k < 4; k++) q[k] = qr[k] / norm;
+      const float w = q[0], x = q[1], y = q[2], z = q[3];
+      const float R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z), 1 - 2 * (x * x + z * z),
+                          2 * (y * z - w * x), 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
+      for (int copy = 0; copy < 2; copy++) {
+        const size_t j = g.size();
+        append(g, g, i);
+        float local[3];
+        for (int k = 0; k < 3; k++) local[k] = normal(rng) * std::exp(g.logScale[3 * i + k]);
+        for (int r = 0; r < 3; r++) g.mean[3 * j + r] += R[r * 3] * local[0] + R[r * 3 + 1] * local[1] + R[r * 3 + 2] * local[2];
+        for (int k = 0; k < 3; k++) g.logScale[3 * j + k] -= std::log(1.6f);
+        appendZeros(adam.m, 1), appendZeros(adam.v, 1);
+      }
+      keep[i] = 0;
+      result.split++, budget -= 2;
+    }
+  }
+  keep.resize(g.size(), 1);
+  for (size_t i = 0; i < g.size(); i++) {
+    const float opacity = 1.f / (1.f + std::exp(-g.opacity[i]));
+    const float* ls = &g.logScale[3 * i];
+    const float maxScale = std::exp(std::max(ls[0], std::max(ls[1], ls[2])));
+    if (keep[i] && (opacity < o.minOpacity || maxScale > 0.5f * o.sceneExtent || !std::isfinite(g.mean[3 * i]))) {
+      keep[i] = 0;
+      result.pruned++;
+    }
+  }
+  keepOnly(g, &adam, keep);
+  return result;
+}
+
+float l1Loss(const std::vector<float>& rendered, const std::vector<float>& target, std::vector<float>& grad) {
+  grad.resize(rendered.size());
+  double sum = 0;
+  const float scale = 1.f / float(rendered.size());
+  for (size_t i = 0; i < rendered.size(); i++) {
+    const float d = rendered[i] - target[i];
+    sum += std::fabs(d);
+    grad[i] = d > 0 ? scale : d < 0 ? -scale : 0.f;
+  }
+  return float(sum / double(rendered.size()));
+}
+
+double psnr(const std::vector<float>& a, const std::vector<float>& b) {
+  double mse = 0;
+  for (size_t i = 0; i < a.size(); i++) {
+    const double d = std::clamp(a[i], 0.f, 1.f) - std::clamp(b[i], 0.f, 1.f);
+    mse += d * d;
+  }
+  mse /= double(a.size());
+  return mse > 0 ? 10.0 * std::log10(1.0 / mse) : 99.0;
+}
+
+}  // namespace sr::train

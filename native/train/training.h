@@ -1,0 +1,82 @@
+// The training side of sr-train: Adam with per-parameter learning rates, densification (clone/split by
+// view-space gradient) and pruning, the L1 loss, and the files it reads and writes (points, 3DGS .ply,
+// checkpoints, the region to keep).
+#pragma once
+#include <random>
+#include <string>
+#include <vector>
+
+#include "train/raster.h"
+
+namespace sr::train {
+
+struct Adam {
+  Gaussians m, v;
+  int step = 0;
+  void resize(size_t n);
+};
+
+struct LearningRates {
+  float mean, logScale, quat, opacity, color;
+};
+
+// One Adam step over every parameter block (beta1 0.9, beta2 0.999, eps 1e-15 as 3DGS).
+void adamStep(Gaussians& params, const Gaussians& grads, Adam& state, const LearningRates& lr);
+
+// Per-gaussian densification statistics: summed view-space gradient (NDC units) and times seen.
+struct DensifyStats {
+  std::vector<float> gradSum;
+  std::vector<int> seen;
+  void resize(size_t n) { gradSum.assign(n, 0.f), seen.assign(n, 0); }
+};
+
+struct DensifyOptions {
+  float gradThreshold = 0.0002f;  // mean NDC-space gradient that marks under-reconstruction
+  float sceneExtent = 1.f;
+  float percentDense = 0.01f;     // clone below this share of the extent, split above
+  float minOpacity = 0.005f;
+  size_t maxGaussians = 400000;
+};
+
+struct DensifyResult {
+  size_t cloned = 0, split = 0, pruned = 0;
+};
+
+// Clones small and splits large gaussians with high gradients, then prunes transparent and huge ones;
+// Adam's state follows each gaussian (new ones start at zero).
+DensifyResult densifyAndPrune(Gaussians& g, Adam& adam, const DensifyStats& stats, const DensifyOptions& options, std::mt19937& rng);
+
+// Removes the gaussians for which keep[i] is false (parameters and Adam state together).
+void keepOnly(Gaussians& g, Adam* adam, const std::vector<char>& keep);
+
+// L1 loss between two RGB images (mean over pixels and channels) and its gradient.
+float l1Loss(const std::vector<float>& rendered, const std::vector<float>& target, std::vector<float>& grad);
+double psnr(const std::vector<float>& a, const std::vector<float>& b);
+
+// Points for initialisation: x y z and, when present, red green blue (uchar) from a binary little-endian .ply.
+struct PointCloud {
+  std::vector<float> xyz;
+  std::vector<float> rgb;  // 0–1
+};
+PointCloud readPointsPly(const std::string& path);
+// One gaussian per point: isotropic, scaled by the mean distance to its 3 nearest neighbours.
+Gaussians gaussiansFromPoints(const PointCloud& points, float initialOpacity);
+
+// The standard 3DGS binary little-endian .ply (x y z nx ny nz f_dc_0..2 opacity scale_0..2 rot_0..3).
+void writeSplatPly(const Gaussians& g, const std::string& path);
+
+struct Checkpoint {
+  int iteration = 0;
+  double seconds = 0;
+  float background[3] = {0, 0, 0};
+  Gaussians params;
+  Adam adam;
+  std::string rng;
+};
+void writeCheckpoint(const Checkpoint& c, const std::string& path);  // atomic: temporary file, then rename
+Checkpoint readCheckpoint(const std::string& path);
+
+// {"center":[x,y,z],"radius":r} — the region of interest the dense stage found.
+bool readRoi(const std::string& path, float center[3], float& radius);
+
+}  // namespace sr::train
