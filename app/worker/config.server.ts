@@ -35,6 +35,15 @@ const schema = z.object({
    */
   SCAN_TRAINER_COMMAND: optional,
   SCAN_TRAINER_TIMEOUT_SECONDS: seconds(3 * 60 * 60),
+  /**
+   * Our CPU trainer (native/train, issue 15), used when no SCAN_TRAINER_COMMAND is set: its wall-clock
+   * budget (0 = no training: the splat is built from the points), an iteration cap, how often it
+   * checkpoints (mirrored to storage, so another worker resumes), and its training resolution.
+   */
+  SCAN_TRAIN_MINUTES: z.coerce.number().min(0).max(24 * 60).default(15),
+  SCAN_TRAIN_MAX_ITERATIONS: z.coerce.number().int().positive().default(30_000),
+  SCAN_TRAIN_CHECKPOINT_SECONDS: seconds(120),
+  SCAN_TRAIN_LONG_SIDE: z.coerce.number().int().min(64).max(4096).default(480),
   SCAN_TRAINER_ITERATIONS: z.coerce.number().int().positive().default(30_000),
   /** The Poisson mesh export (CPU): on by default, time-boxed; a slow or failed mesh only skips the GLB. */
   SCAN_MESH: z.enum(["on", "off"]).default("on"),

@@ -161,7 +161,8 @@ int main(int argc, char** argv) {
       adamStep(state.params, grads.g, state.adam, lr);
       for (size_t i = 0; i < state.params.size(); i++)
         if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i] * 0.5f * float(view.camera.width), stats.seen[i]++;
-      if (iteration > 0 && iteration % 100 == 0 && fraction < 0.6) {
+      // Densify often while the budget is young (budgets here are minutes, not hours as on a GPU).
+      if (iteration > 0 && iteration % 50 == 0 && fraction < 0.7) {
         const auto d = densifyAndPrune(state.params, state.adam, stats, densify, rng);
         stats.resize(state.params.size());
         std::printf("densify at %d: +%zu cloned, %zu split, -%zu pruned → %zu gaussians\n", iteration, d.cloned, d.split, d.pruned, state.params.size());

@@ -4,19 +4,32 @@ import path from "node:path";
 import { parsePoints } from "../colmap-model";
 import { psnr, ssim } from "../image-metrics";
 import { imageSize } from "../image-size";
-import { expandPlaceholders, splitCommandLine } from "../run-tool.server";
+import { z } from "zod";
+import { logger } from "~/lib/logger.server";
+import { expandPlaceholders, splitCommandLine, ToolError } from "../run-tool.server";
 import { encodeSplatPly, previewSplatsFromPoints, validateSplatPly } from "../splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
-import { parseTrainerProgress } from "../tool-progress";
+import { parseNativeProgress, parseTrainerProgress } from "../tool-progress";
 import type { MappingResult } from "./colmap.server";
 import type { FramesResult } from "./input.server";
 
 export interface SplatResult {
   splats: number;
-  /** True when a trainer made the splat; false for the preview built from sparse points. */
+  /** True when a trainer made the splat; false for one built directly from the points. */
   trained: boolean;
+  /** "scanroom-cpu" (native/train), a GPU trainer's program name, or null. */
   trainer: string | null;
+  iterations?: number;
+  minutes?: number;
+  /** The iteration a resumed training started from (0: from the start). */
+  resumedFrom?: number;
+  /** Why training failed and the untrained splat was published instead. */
+  failure?: string | null;
 }
+
+/** The name our CPU trainer is recorded under. */
+export const CPU_TRAINER = "scanroom-cpu";
+const CHECKPOINT = "train/checkpoint.bin";
 
 export interface EvaluationResult {
   registeredRatio: number;
@@ -101,29 +114,135 @@ async function trainSplat(ctx: StageContext, template: string): Promise<string> 
   return ply;
 }
 
+/** The dataset training reads: the dense stage's undistorted images when there are some, else our own undistortion of the frames. */
+async function trainingDataset(ctx: StageContext): Promise<{ images: string; sparse: string; init: string; roi: string | null }> {
+  const dense = ctx.results.dense as { skipped?: string | null } | undefined;
+  if (dense && !dense.skipped && existsSync(ctx.path("dense/fused.ply"))) {
+    return {
+      images: ctx.path("dense/images"),
+      sparse: ctx.path("dense/sparse"),
+      // All fused points (the crop applies to the trained result), so the held-out views are scored on the whole picture.
+      init: ctx.path("dense/fused.ply"),
+      roi: existsSync(ctx.path("dense/roi.json")) ? ctx.path("dense/roi.json") : null,
+    };
+  }
+  await rm(ctx.path("train-data"), { recursive: true, force: true });
+  await ctx.tool({
+    command: ctx.config.COLMAP_BIN,
+    args: ["image_undistorter", "--image_path", ctx.path("images"), "--input_path", ctx.path("sparse"), "--output_path", ctx.path("train-data"), "--output_type", "COLMAP", "--max_image_size", "640"],
+    env: { QT_QPA_PLATFORM: "offscreen" },
+  });
+  const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
+  await writeFile(ctx.path("train-data/points.ply"), encodeSplatPly(previewSplatsFromPoints(points)));
+  return { images: ctx.path("train-data/images"), sparse: ctx.path("train-data/sparse"), init: ctx.path("train-data/points.ply"), roi: null };
+}
+
+/**
+ * Our CPU trainer (native/train, issue 15) within SCAN_TRAIN_MINUTES. It checkpoints every
+ * SCAN_TRAIN_CHECKPOINT_SECONDS; each checkpoint is mirrored to storage at once, so a worker that dies
+ * mid-training is followed by one that resumes from it (here or on another machine).
+ */
+async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
+  const frames = ctx.results.frames as FramesResult;
+  const data = await trainingDataset(ctx);
+  await mkdir(ctx.path("train"), { recursive: true });
+  await rm(ctx.path("splat/renders"), { recursive: true, force: true });
+  await writeFile(ctx.path("train/holdout.txt"), frames.holdout.join("\n") + "\n");
+  const resume = await ctx.checkpoint.restore(CHECKPOINT);
+  let mirrored: Promise<void> = Promise.resolve();
+  const config = ctx.config;
+  await ctx.tool({
+    command: ctx.native("sr-train"),
+    args: [
+      "--images", data.images,
+      "--sparse", data.sparse,
+      "--init", data.init,
+      "--holdout", ctx.path("train/holdout.txt"),
+      "--output", ctx.path("splat/model.ply"),
+      "--renders", ctx.path("splat/renders"),
+      "--metrics", ctx.path("train/metrics.json"),
+      "--checkpoint", ctx.path(CHECKPOINT),
+      "--checkpoint-seconds", String(config.SCAN_TRAIN_CHECKPOINT_SECONDS),
+      "--resume", resume ? "1" : "0",
+      "--minutes", String(config.SCAN_TRAIN_MINUTES),
+      "--max-iterations", String(config.SCAN_TRAIN_MAX_ITERATIONS),
+      "--train-long-side", String(config.SCAN_TRAIN_LONG_SIDE),
+      "--threads", String(config.SCAN_THREADS),
+      ...(data.roi ? ["--roi", data.roi] : []),
+    ],
+    parser: parseNativeProgress,
+    onProgress: (f) => ctx.progress(f),
+    onLine: (line) => {
+      if (line.startsWith("checkpoint ")) mirrored = mirrored.then(() => ctx.checkpoint.save(CHECKPOINT)).catch(() => undefined);
+    },
+  });
+  await mirrored;
+  const metrics = trainMetricsSchema.parse(JSON.parse(await readFile(ctx.path("train/metrics.json"), "utf8")));
+  const { count } = validateSplatPly(await readFile(ctx.path("splat/model.ply")));
+  return {
+    splats: count,
+    trained: true,
+    trainer: CPU_TRAINER,
+    iterations: metrics.iterations,
+    minutes: Math.round((metrics.seconds / 60) * 100) / 100,
+    resumedFrom: metrics.resumedFrom,
+    failure: null,
+  };
+}
+
+const trainMetricsSchema = z.object({ iterations: z.number().int().nonnegative(), resumedFrom: z.number().int().nonnegative(), seconds: z.number().nonnegative() });
+
+/** The splat without training: one gaussian per point (the dense points when there are some). */
+async function untrainedSplat(ctx: StageContext, failure: string | null): Promise<SplatResult> {
+  const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
+  const splats = previewSplatsFromPoints(points);
+  await writeFile(ctx.path("splat/model.ply"), encodeSplatPly(splats));
+  await rm(ctx.path("splat/renders"), { recursive: true, force: true });
+  return { splats: splats.count, trained: false, trainer: null, failure };
+}
+
 export const splatStage: StageDefinition<SplatResult> = {
   name: "splat",
-  version: 1,
+  version: 2,
   outputs: ["splat"],
-  params: (ctx) => ({ trainer: ctx.config.SCAN_TRAINER_COMMAND ?? null, iterations: ctx.config.SCAN_TRAINER_COMMAND ? ctx.config.SCAN_TRAINER_ITERATIONS : null }),
+  params: (ctx) => {
+    const gpu = ctx.config.SCAN_TRAINER_COMMAND ?? null;
+    return {
+      trainer: gpu,
+      iterations: gpu ? ctx.config.SCAN_TRAINER_ITERATIONS : ctx.config.SCAN_TRAIN_MAX_ITERATIONS,
+      cpu: gpu ? null : { minutes: ctx.config.SCAN_TRAIN_MINUTES, longSide: ctx.config.SCAN_TRAIN_LONG_SIDE },
+    };
+  },
   async run(ctx) {
-    await rm(ctx.path("splat"), { recursive: true, force: true });
     await mkdir(ctx.path("splat"), { recursive: true });
+    await rm(ctx.path("splat/model.ply"), { force: true });
     const template = ctx.config.SCAN_TRAINER_COMMAND;
     if (template) {
       const ply = await trainSplat(ctx, template);
       const { count } = validateSplatPly(await readFile(ply));
       await copyFile(ply, ctx.path("splat/model.ply"));
       // The renders of held-out views are the evaluation's input; keep them with the splat.
+      await rm(ctx.path("splat/renders"), { recursive: true, force: true });
       if (existsSync(ctx.path("renders"))) await rename(ctx.path("renders"), ctx.path("splat/renders"));
       for (const dir of ["dataset", "trainer-output"]) await rm(ctx.path(dir), { recursive: true, force: true });
       return { splats: count, trained: true, trainer: trainerName(template) };
     }
-    const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
-    const splats = previewSplatsFromPoints(points);
-    await writeFile(ctx.path("splat/model.ply"), encodeSplatPly(splats));
-    ctx.progress(1);
-    return { splats: splats.count, trained: false, trainer: null };
+    if (ctx.config.SCAN_TRAIN_MINUTES === 0) {
+      const result = await untrainedSplat(ctx, null);
+      ctx.progress(1);
+      return result;
+    }
+    try {
+      return await trainOnCpu(ctx);
+    } catch (error) {
+      // A cancelled scan stops here; a trainer that failed leaves the untrained splat, labelled so.
+      if (error instanceof ToolError && error.reason === "aborted") throw error;
+      if (ctx.signal.aborted) throw error;
+      logger.warn("training failed; publishing the untrained splat", { error, jobId: ctx.job.id });
+      return untrainedSplat(ctx, "Training stopped with an error on this worker.");
+    } finally {
+      await rm(ctx.path("train-data"), { recursive: true, force: true });
+    }
   },
 };
 
