@@ -7,6 +7,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defence.server";
 import { legacyHostRedirect, parseLegacyHosts } from "./app/lib/legacy";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -93,6 +94,7 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     }),
   );
   app.all("*", createRequestHandler({ build }));
+  app.use(requestErrorHandler);
   return app;
 }
 
@@ -103,6 +105,7 @@ if (isMain) {
   const server = app.listen(port, () => {
     process.stdout.write(`[scanroom] serving http://localhost:${port}\n`);
   });
+  installProcessGuards(server);
   const shutdown = () => server.close(() => process.exit(0));
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);

@@ -2,10 +2,11 @@
 // `npm start`: the whole product on embedded defaults, no account or external service (DESIGN §3).
 // Embedded PostgreSQL under .data/postgres, migrations and seed, the Firebase Auth emulator (its
 // users kept under .data/firebase), local-disk storage under .data/storage, and the server on :3000.
-// Ctrl-C (SIGINT) or SIGTERM stops every child cleanly; starting again keeps all data.
-import { spawn } from "node:child_process";
+// Ctrl-C (SIGINT) or SIGTERM stops every child cleanly; starting again keeps all data. A server or
+// worker that exits on its own is restarted (with backoff), never taking the rest down with it.
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { superviseChild } from "./lib/supervise.mjs";
 import { log, migrate, portIsFree, root, run, seed, startAuthEmulator, startEmbeddedPostgres } from "./lib/services.mjs";
 
 const PORT = Number(process.env.PORT ?? 3000);
@@ -35,23 +36,8 @@ process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
 
 function startChild(name, command, args, env) {
-  const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
-  child.on("exit", (code, signal) => {
-    if (!stopping) {
-      process.stderr.write(`[scanroom] ${name} exited (${code ?? signal}); stopping everything\n`);
-      shutdown(1);
-    }
-  });
-  stops.push(
-    () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", resolve);
-        child.kill("SIGTERM");
-        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
-      }),
-  );
-  return child;
+  const supervised = superviseChild({ name, command, args, cwd: root, env: { ...process.env, ...env } });
+  stops.push(supervised.stop);
 }
 
 async function main() {

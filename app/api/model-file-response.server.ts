@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { env } from "~/env.server";
 import type { OpenedModelFile } from "~/domain/model-files.server";
+import { webStreamOf } from "~/lib/web-stream.server";
 import { xorStream } from "~/lib/xor-stream.server";
 import { xorKeyFromString } from "~/lib/xor";
 
@@ -21,8 +21,7 @@ export function modelFileResponse(file: OpenedModelFile, request: Request): Resp
     file.stream.destroy();
     return new Response(null, { status: 304, headers });
   }
-  const body = file.stream.pipe(xorStream(xorKeyFromString(key)));
-  return new Response(createReadableStreamFromReadable(body), {
+  return new Response(webStreamOf(file.stream, xorStream(xorKeyFromString(key))), {
     status: 200,
     headers: {
       ...headers,

@@ -4,6 +4,7 @@ import type { User } from "~/db.server";
 import { env } from "~/env.server";
 import { AppError } from "~/domain/errors";
 import { getApiUser } from "~/auth/require-user.server";
+import { withRequestOrigin } from "~/lib/request-origin.server";
 import { apiData, apiError, errorToResponse } from "./respond.server";
 
 /**
@@ -126,7 +127,8 @@ export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
     if (!handler) {
       return apiError(405, "method_not_allowed", `Use one of: ${allowed}.`, { headers: { Allow: allowed } });
     }
-    return handler(request, params);
+    // Signed storage URLs made while handling it point at the origin it came to (issue 17 item 2).
+    return withRequestOrigin(request, () => handler(request, params));
   };
   return {
     loader: ({ request, params }: LoaderFunctionArgs) => dispatch(request, params),

@@ -26,6 +26,7 @@ import {
   type UserQuotas,
   type VideoMetadata,
 } from "~/lib/upload-rules";
+import { useScanAvailability } from "~/lib/use-scan-availability";
 import { readMagicBytes, readVideoMetadata } from "~/lib/video-metadata";
 import { useToast } from "./toast-provider";
 
@@ -102,6 +103,9 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
   );
 
   const scansBlocked = quotas ? !hasScanCredits(quotas) : false;
+  // Without scan tools on this server, a video or photo set is refused before anything is uploaded.
+  const availability = useScanAvailability(visible);
+  const scansUnavailable = availability && !availability.available ? availability.message : null;
   const countProblem = kind === "image" && files.length > 0 ? imageCountProblem(files.length) : null;
   const busy = phase === "uploading" || checking;
 
@@ -203,7 +207,7 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
   };
 
   const uploadDisabled =
-    files.length === 0 || busy || (isScanKind(kind) && scansBlocked) || countProblem !== null || (kind === "video" && !videoMeta);
+    files.length === 0 || busy || (isScanKind(kind) && (scansBlocked || scansUnavailable !== null)) || countProblem !== null || (kind === "video" && !videoMeta);
 
   const footer = (
     <div className="upload-actions">
@@ -262,6 +266,9 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
           Scans left:{" "}
           {quotas.scan_quota === -1 ? "unlimited" : `${quotas.scan_credit}/${quotas.scan_quota}${quotas.topup_scan_credit > 0 ? ` (+${quotas.topup_scan_credit})` : ""}`}
         </p>
+      ) : null}
+      {scansUnavailable ? (
+        <Message className="upload-message" severity="warn" text={scansUnavailable} data-testid="scans-unavailable" />
       ) : null}
       {scansBlocked ? <Message className="upload-message" severity="warn" text={MESSAGES.noScanCredits} /> : null}
       {countProblem ? <Message className="upload-message" severity="warn" text={countProblem.message} /> : null}

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   // Payments (issue 8): a webhook whose signature does not verify; checkout when Stripe is not configured.
   webhook_signature_invalid: 400,
   payments_unavailable: 503,
+  // Scans (issue 17): no worker here has the scan tools (docs/decisions/022).
+  scans_unavailable: 503,
   payment_provider_error: 502,
   captcha_required: 400,
   captcha_failed: 400,

@@ -1,5 +1,5 @@
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { detectImageType, IMAGE_MAX_BYTES, type ImageMimeType } from "~/lib/image-rules";
+import { webStreamOf } from "~/lib/web-stream.server";
 import { storage } from "~/storage/index.server";
 import { isSafeKey } from "~/storage/keys";
 import { invalidFile, invalidInput, notFound } from "./errors";
@@ -46,5 +46,5 @@ export async function serveImage({ key, request, immutable }: { key: string; req
   if (request.headers.get("If-None-Match") === stat.etag) return new Response(null, { status: 304, headers });
   headers.set("Content-Length", String(stat.size));
   if (request.method === "HEAD") return new Response(null, { status: 200, headers });
-  return new Response(createReadableStreamFromReadable(await storage().createReadStream(key)), { status: 200, headers });
+  return new Response(webStreamOf(await storage().createReadStream(key)), { status: 200, headers });
 }

@@ -15,6 +15,7 @@ import {
 } from "~/lib/upload-rules";
 import { localStorageDriver, storage } from "~/storage/index.server";
 import { imageFolderKey } from "~/storage/keys";
+import { assertScansAvailable } from "./scan-availability.server";
 import { releaseCredits, reserveCredits, withCreditLedger, type Tx } from "./credits.server";
 import { AppError, invalidFile, invalidInput, notFound } from "./errors";
 import { getOwnedItem } from "./items.server";
@@ -76,6 +77,7 @@ export async function requestVideoScan(input: {
   inputBucketPath: string;
 }): Promise<ScanAccepted> {
   const item = await getScannableItem({ ...input, uploadType: "video" });
+  await assertScansAvailable(); // before anything is reserved: the item stays as it is
   // What the browser reports must pass the dialog's rules…
   if (!isSupportedVideoAspect(input.width, input.height)) throw invalidFile(MESSAGES.unsupportedAspect);
   if (input.duration > MAX_VIDEO_SECONDS) {
@@ -130,6 +132,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 
 export async function requestImageScan(input: { itemId: string; ownerId: string; inputBucketPath: string }): Promise<ScanAccepted> {
   const item = await getScannableItem({ ...input, uploadType: "image" });
+  await assertScansAvailable(); // before anything is reserved: the item stays as it is
   const folder = imageFolderKey(item.id);
   if (input.inputBucketPath !== folder) {
     throw invalidInput("input_bucket_path is not this item's image folder (use the path from GET /v1/upload/image/{id}).");

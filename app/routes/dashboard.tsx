@@ -21,7 +21,9 @@ import { formatBytes } from "~/lib/upload-rules";
 import { usePagedItems } from "~/lib/use-paged-items";
 import { IN_PROGRESS_STATUSES, useRevalidateWhile } from "~/lib/use-revalidate-while";
 import { useConfirmDeleteItem } from "~/lib/use-confirm-delete-item";
+import { Message } from "primereact/message";
 import { LoadMore } from "~/components/load-more";
+import { getScanAvailability } from "~/domain/scan-availability.server";
 
 export const meta: MetaFunction = () => [{ title: "My Dashboard — Scanroom" }];
 
@@ -33,7 +35,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = await listItems({ viewerId: user.id, query: listItemsQuerySchema.parse({ owner: "me", limit: PAGE_SIZE, cursor }) });
   // The latest credit movements (issue 8), for the first page only (later pages load items alone).
   const recentCredits = cursor ? [] : (await listLedgerHistory({ userId: user.id, limit: 5 })).entries;
-  return json({ items: page.items.map((item) => presentItem(item, user.id)), nextCursor: page.next_cursor, recentCredits });
+  const scans = await getScanAvailability();
+  return json({
+    items: page.items.map((item) => presentItem(item, user.id)),
+    nextCursor: page.next_cursor,
+    recentCredits,
+    scansUnavailable: scans.available ? null : scans.message,
+  });
 }
 
 export default function Dashboard() {
@@ -86,6 +94,9 @@ export default function Dashboard() {
         <h1>My Dashboard</h1>
         <Button label="New Model" icon="pi pi-plus" outlined onClick={() => openUpload()} />
       </div>
+      {data.scansUnavailable ? (
+        <Message className="dashboard-notice" severity="warn" text={data.scansUnavailable} data-testid="scans-unavailable" />
+      ) : null}
       <div className="dashboard-layout">
         <div className="dashboard-main">
           {items.length === 0 ? (

@@ -1,7 +1,8 @@
-import { createReadableStreamFromReadable, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, errorToResponse } from "~/api/respond.server";
 import { env } from "~/env.server";
 import { drainBody } from "~/lib/drain-body.server";
+import { webStreamOf } from "~/lib/web-stream.server";
 import { DECLARED_MODEL_TYPES, type DeclaredModelType } from "~/lib/model-format";
 import { localStorageDriver } from "~/storage/index.server";
 import { isSafeKey } from "~/storage/keys";
@@ -43,11 +44,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     headers.set("Content-Range", `bytes ${start}-${end}/${stat.size}`);
     headers.set("Content-Length", String(end - start + 1));
     const stream = await auth.store.createReadStream(auth.key, { start, end });
-    return new Response(request.method === "HEAD" ? null : createReadableStreamFromReadable(stream), { status: 206, headers });
+    return new Response(request.method === "HEAD" ? null : webStreamOf(stream), { status: 206, headers });
   }
   headers.set("Content-Length", String(stat.size));
   if (request.method === "HEAD") return new Response(null, { status: 200, headers });
-  return new Response(createReadableStreamFromReadable(await auth.store.createReadStream(auth.key)), { status: 200, headers });
+  return new Response(webStreamOf(await auth.store.createReadStream(auth.key)), { status: 200, headers });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

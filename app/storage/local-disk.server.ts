@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
 import { expectedPartSizes, type MultipartUploadInput, type StorageDriver, type UploadUrlInput } from "./driver";
+import { requestOrigin } from "~/lib/request-origin.server";
 import { isSafeKey } from "./keys";
 import { buildSignedPath } from "./signing.server";
 
@@ -24,6 +25,11 @@ export class LocalDiskStorage implements StorageDriver {
     return path.join(this.root, ...key.split("/"));
   }
 
+  /** Signed URLs point at the origin the current request came to (else APP_URL): issue 17 item 2. */
+  private absolute(signedPath: string): string {
+    return new URL(signedPath, requestOrigin() ?? this.baseUrl).toString();
+  }
+
   private expiry(seconds: number) {
     return Math.floor(Date.now() / 1000) + seconds;
   }
@@ -33,7 +39,7 @@ export class LocalDiskStorage implements StorageDriver {
       { method: "PUT", key: input.key, expires: this.expiry(input.expiresInSeconds), max: input.maxBytes, expect: input.expect },
       this.secret,
     );
-    return new URL(signed, this.baseUrl).toString();
+    return this.absolute(signed);
   }
 
   async createDownloadUrl(input: { key: string; expiresInSeconds: number; fileName?: string }): Promise<string> {
@@ -41,7 +47,7 @@ export class LocalDiskStorage implements StorageDriver {
       { method: "GET", key: input.key, expires: this.expiry(input.expiresInSeconds), name: input.fileName },
       this.secret,
     );
-    return new URL(signed, this.baseUrl).toString();
+    return this.absolute(signed);
   }
 
   async stat(key: string) {

@@ -1,18 +1,51 @@
-import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { finished } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
 import { detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
 import { AppError } from "~/domain/errors";
 import { drainBody } from "~/lib/drain-body.server";
 import type { LocalDiskStorage } from "./local-disk.server";
+import { keyOwnerExists, ownerOfKey } from "./upload-owner.server";
 
 const HEAD_BYTES = 64 * 1024;
+
+const ownerGone = () => new AppError("not_found", "This upload link is for an item or account that no longer exists.");
+
+/**
+ * Writes one chunk, waiting for the file to take it when its buffer is full. The stream always has
+ * an 'error' listener (see openPartFile), so a failed write rejects here instead of killing the
+ * process (issue 21).
+ */
+async function writeChunk(out: WriteStream, chunk: Uint8Array): Promise<void> {
+  if (out.errored) throw out.errored;
+  if (out.destroyed) throw new Error("the upload's file was closed");
+  if (!out.write(chunk)) await once(out, "drain");
+}
+
+/** A temporary file for the upload, with an 'error' listener for its whole life. */
+function openPartFile(temp: string): WriteStream {
+  const out = createWriteStream(temp, { flags: "wx" });
+  // Errors are read from `out.errored` and from the awaited operations; this listener only keeps a
+  // late error (after we stopped waiting) from becoming an unhandled 'error' event.
+  out.on("error", () => undefined);
+  return out;
+}
+
+/** Closes the file (waiting until its descriptor is released) and removes it. */
+async function discard(out: WriteStream, temp: string): Promise<void> {
+  out.destroy();
+  await finished(out).catch(() => undefined);
+  await rm(temp, { force: true });
+}
 
 /**
  * Receives a signed PUT for the local-disk driver: streams to a temporary file, enforces the signed
  * size limit, and (when the URL names an expected model type) checks the magic bytes before the
- * file is kept. A rejected upload leaves nothing behind.
+ * file is kept. The item or user the key belongs to must exist before and after the bytes arrive
+ * (issue 17 item 9). A rejected or interrupted upload leaves nothing behind.
  */
 export async function receiveUpload(input: {
   store: LocalDiskStorage;
@@ -22,10 +55,14 @@ export async function receiveUpload(input: {
   expect?: DeclaredModelType;
 }): Promise<number> {
   if (!input.body) throw new AppError("invalid_input", "The upload has no body.");
+  if (!(await keyOwnerExists(input.key))) {
+    await drainBody(input.body);
+    throw ownerGone();
+  }
   const target = input.store.pathOf(input.key);
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.${randomUUID()}.part`;
-  const out = createWriteStream(temp);
+  const out = openPartFile(temp);
   const head: Uint8Array[] = [];
   let headBytes = 0;
   let total = 0;
@@ -47,9 +84,10 @@ export async function receiveUpload(input: {
         head.push(value);
         headBytes += value.length;
       }
-      if (!out.write(value)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+      await writeChunk(out, value);
     }
-    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    out.end();
+    await finished(out);
     if (input.expect) {
       const bytes = Buffer.concat(head).subarray(0, HEAD_BYTES);
       const format = detectModelFormat(bytes, `upload.${input.expect}`);
@@ -58,11 +96,18 @@ export async function receiveUpload(input: {
       }
     }
     await rename(temp, target);
-    return total;
   } catch (error) {
-    reader.cancel().catch(() => {});
-    out.destroy();
-    await rm(temp, { force: true });
+    reader.cancel().catch(() => undefined);
+    await discard(out, temp);
+    // The item or user was deleted while the bytes arrived (its folder went with it): say so.
+    if (!(error instanceof AppError) && !(await keyOwnerExists(input.key))) throw ownerGone();
     throw error;
   }
+  // Deleted while we wrote: the deletion already cleaned its folder; remove what we added since.
+  if (!(await keyOwnerExists(input.key))) {
+    const owner = ownerOfKey(input.key);
+    if (owner) await input.store.deletePrefix(owner.prefix);
+    throw ownerGone();
+  }
+  return total;
 }

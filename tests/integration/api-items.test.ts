@@ -208,7 +208,9 @@ describe("signed storage URLs", () => {
 
   it("refuses an upload larger than the signed limit and keeps nothing", async () => {
     const { storage } = await import("~/storage/index.server");
-    const key = "items/00000000-0000-4000-8000-000000000001/model/limit.glb";
+    // A link of an existing item (a link of an item that does not exist is refused first: 404).
+    const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: "glb", upload_type: "model" } });
+    const key = `items/${created.json.data.item_id}/model/limit.glb`;
     const url = await storage().createUploadUrl({ key, expiresInSeconds: 60, maxBytes: 1000, expect: "glb" });
     const response = await fetch(url, { method: "PUT", body: new Uint8Array(catGlb) });
     expect(response.status).toBe(413);

@@ -1,0 +1,65 @@
+// Keeps a child process running (issue 21): one that exits while the product is not stopping is
+// started again after a backoff, with a log line saying so. Used by scripts/start.mjs.
+import { spawn } from "node:child_process";
+import { clearTimeout, setTimeout } from "node:timers";
+
+/** Delay before restart number `failures` (1-based): 1 s, doubling, at most 30 s. */
+export function restartDelayMs(failures, { baseMs = 1000, maxMs = 30_000 } = {}) {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Starts `command args` and restarts it whenever it exits on its own. A child that ran longer than
+ * `healthyAfterMs` before exiting starts the backoff again from the beginning. Returns `stop()`,
+ * which ends it (SIGTERM, SIGKILL after `killAfterMs`) and restarts nothing after.
+ */
+export function superviseChild({
+  name,
+  command,
+  args,
+  cwd = process.cwd(),
+  env = process.env,
+  stdio = "inherit",
+  report = (line) => {
+    process.stderr.write(`${line}\n`);
+  },
+  baseMs = 1000,
+  maxMs = 30_000,
+  healthyAfterMs = 60_000,
+  killAfterMs = 10_000,
+  onStart = () => {},
+}) {
+  let child;
+  let restartTimer;
+  let failures = 0;
+  let stopped = false;
+  const launch = () => {
+    restartTimer = undefined;
+    const startedAt = Date.now();
+    child = spawn(command, args, { cwd, stdio, env });
+    onStart(child);
+    child.on("error", (error) => report(`[scanroom] ${name} could not be started: ${error.message}`));
+    child.on("exit", (code, signal) => {
+      if (stopped) return;
+      failures = Date.now() - startedAt > healthyAfterMs ? 1 : failures + 1;
+      const delay = restartDelayMs(failures, { baseMs, maxMs });
+      report(`[scanroom] ${name} exited unexpectedly (${code ?? signal}); restarting it in ${delay / 1000} s (restart ${failures} in a row)`);
+      restartTimer = setTimeout(launch, delay);
+    });
+  };
+  launch();
+  return {
+    get child() {
+      return child;
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        stopped = true;
+        clearTimeout(restartTimer);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), killAfterMs).unref();
+      }),
+  };
+}

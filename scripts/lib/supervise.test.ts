@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { restartDelayMs, superviseChild } from "./supervise.mjs";
+
+const until = async (check: () => boolean, timeoutMs = 10_000) => {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe("restartDelayMs", () => {
+  it("doubles from 1 s up to 30 s", () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => restartDelayMs(n))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});
+
+describe("superviseChild (npm start's supervision, issue 21)", () => {
+  it("restarts a child that exits on its own, saying so, with growing delays", async () => {
+    const lines: string[] = [];
+    let starts = 0;
+    const supervised = superviseChild({
+      name: "server",
+      command: process.execPath,
+      args: ["-e", "process.exit(3)"],
+      stdio: "ignore",
+      report: (line: string) => {
+        lines.push(line);
+      },
+      baseMs: 10,
+      onStart: () => {
+        starts++;
+      },
+    });
+    await until(() => starts >= 3);
+    await supervised.stop();
+    expect(lines[0]).toBe("[scanroom] server exited unexpectedly (3); restarting it in 0.01 s (restart 1 in a row)");
+    expect(lines[1]).toBe("[scanroom] server exited unexpectedly (3); restarting it in 0.02 s (restart 2 in a row)");
+  });
+
+  it("restarts a child killed by a signal, and stop() ends it for good", async () => {
+    const lines: string[] = [];
+    let starts = 0;
+    const supervised = superviseChild({
+      name: "worker",
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+      stdio: "ignore",
+      report: (line: string) => {
+        lines.push(line);
+      },
+      baseMs: 10,
+      onStart: () => {
+        starts++;
+      },
+    });
+    await until(() => supervised.child.pid !== undefined);
+    supervised.child.kill("SIGKILL");
+    await until(() => starts === 2);
+    expect(lines).toEqual(["[scanroom] worker exited unexpectedly (SIGKILL); restarting it in 0.01 s (restart 1 in a row)"]);
+    const last = supervised.child;
+    await supervised.stop();
+    expect(last.signalCode).toBe("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(starts).toBe(2);
+    expect(lines).toHaveLength(1);
+  });
+});

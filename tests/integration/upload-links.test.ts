@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../setup/api";
+import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { rawPut } from "../setup/raw-put";
+import { SHARED_DATA } from "../setup/shared-data";
+import { startTestServer } from "../setup/test-server";
+
+const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
+const PNG_1PX = Buffer.from(
+  "89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e2a6d8be0000000049454e44ae426082",
+  "hex",
+);
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let api: ReturnType<typeof apiClient>;
+let alice: TestIdentity;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.url);
+  alice = await createIdentity({ name: "Alice" });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const stored = (...parts: string[]) => path.join(process.env.STORAGE_DIR!, ...parts);
+
+async function newModelLink(owner: TestIdentity) {
+  const created = await api("POST", "/item", { token: owner.idToken, body: { model_type: "glb", upload_type: "model" } });
+  expect(created.status).toBe(200);
+  const itemId: string = created.json.data.item_id;
+  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, { token: owner.idToken });
+  expect(link.status).toBe(200);
+  return { itemId, url: link.json.data.url as string };
+}
+
+describe("upload links do not outlive their item or user (issue 17 item 9)", () => {
+  it("refuses a PUT to a deleted item's link with 404 and leaves nothing behind", async () => {
+    const { itemId, url } = await newModelLink(alice);
+    expect((await api("DELETE", `/item/${itemId}`, { token: alice.idToken })).status).toBe(200);
+    const put = await rawPut(url, glb);
+    expect(put).not.toBe("reset");
+    if (put === "reset" || put === "aborted") return;
+    expect(put.status).toBe(404);
+    expect(JSON.parse(put.text)).toMatchObject({ status: 404, error: "not_found" });
+    expect(existsSync(stored("items", itemId))).toBe(false);
+  });
+
+  it("refuses a PUT to a deleted account's avatar link with 404 and leaves nothing behind", async () => {
+    const bob = await createIdentity({ name: "Bob" });
+    expect((await api("GET", "/user", { token: bob.idToken })).status).toBe(200);
+    const avatar = await api("POST", "/user/avatar", { token: bob.idToken });
+    expect(avatar.status).toBe(200);
+    const userId = (avatar.json.data.path as string).split("/")[1];
+    expect((await api("DELETE", "/user", { token: bob.idToken })).status).toBe(200);
+    const put = await rawPut(avatar.json.data.url, PNG_1PX);
+    if (put === "reset" || put === "aborted") throw new Error(`the PUT got no answer (${put})`);
+    expect(put.status).toBe(404);
+    expect(existsSync(stored("users", userId))).toBe(false);
+  });
+
+  it("still accepts the link while its item exists", async () => {
+    const { url } = await newModelLink(alice);
+    const put = await rawPut(url, glb);
+    if (put === "reset" || put === "aborted") throw new Error(`the PUT got no answer (${put})`);
+    expect(put.status).toBe(200);
+  });
+});
+
+describe("signed storage URLs follow the origin the request came to (issue 17 item 2)", () => {
+  it("names the server's own origin when called directly", async () => {
+    const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: "glb", upload_type: "model" } });
+    const link = await api("GET", `/upload/item/${created.json.data.item_id}?uploadType=model`, { token: alice.idToken });
+    expect(new URL(link.json.data.url).origin).toBe(server.url);
+  });
+
+  it("names the proxy's origin behind a proxy (X-Forwarded-Proto/Host), not APP_URL", async () => {
+    const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: "glb", upload_type: "model" } });
+    const headers = { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "scans.example.test:8443" };
+    const link = await api("GET", `/upload/item/${created.json.data.item_id}?uploadType=model`, { token: alice.idToken, headers });
+    expect(link.status).toBe(200);
+    const url = new URL(link.json.data.url);
+    expect(url.origin).toBe("https://scans.example.test:8443");
+    // The same signed path works against the server itself.
+    const put = await rawPut(`${server.url}${url.pathname}${url.search}`, glb);
+    if (put === "reset" || put === "aborted") throw new Error(`the PUT got no answer (${put})`);
+    expect(put.status).toBe(200);
+  });
+});
