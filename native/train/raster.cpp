@@ -84,6 +84,7 @@ inline void tileRect(float u, float v, float radius, int tilesX, int tilesY, int
 void project(const Gaussians& gs, const Camera& cam, Projected& p) {
   const size_t n = gs.size();
   p.uv.assign(2 * n, 0.f), p.conic.assign(3 * n, 0.f), p.depth.assign(n, 0.f), p.rgb.assign(3 * n, 0.f), p.alpha0.assign(n, 0.f);
+  p.minPower.assign(n, 0.f);
   p.radius.assign(n, 0);
   const int tilesX = (cam.width + kTile - 1) / kTile, tilesY = (cam.height + kTile - 1) / kTile;
   std::vector<int> rects(4 * n, 0);
@@ -102,6 +103,7 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
     p.radius[i] = int(radius);
     for (int k = 0; k < 3; k++) p.rgb[3 * i + k] = std::max(0.f, 0.5f + kSHC0 * gs.color[3 * i + k]);
     p.alpha0[i] = sigmoid(gs.opacity[i]);
+    p.minPower[i] = std::log(kMinAlpha / std::max(p.alpha0[i], 1e-30f));
   }
   // Bin by tile: counts, offsets, fill, then each tile's list in depth order.
   const int tiles = tilesX * tilesY;
@@ -134,7 +136,7 @@ inline float alphaAt(const Projected& p, uint32_t i, float px, float py, float& 
   dx = px - p.uv[2 * i], dy = py - p.uv[2 * i + 1];
   const float* k = &p.conic[3 * i];
   const float power = -0.5f * (k[0] * dx * dx + k[2] * dy * dy) - k[1] * dx * dy;
-  if (power > 0.f) return -1.f;
+  if (power > 0.f || power < p.minPower[i]) return -1.f;
   gaussian = std::exp(power);
   const float alpha = std::min(kMaxAlpha, p.alpha0[i] * gaussian);
   return alpha < kMinAlpha ? -1.f : alpha;

@@ -35,6 +35,7 @@ struct Camera {
 // What the forward pass keeps for the backward pass.
 struct Projected {
   std::vector<float> uv, conic, depth, rgb, alpha0;  // 2N, 3N (a b c), N, 3N, N (sigmoid(opacity))
+  std::vector<float> minPower;                       // N: below this exponent, alpha < 1/255 (no exp needed)
   std::vector<int> radius;                           // N, 0 = not drawn
   std::vector<uint32_t> tileOffsets;                 // tiles+1
   std::vector<uint32_t> tileList;                    // gaussian indices, by tile then depth
