@@ -1,0 +1,156 @@
+// sr-stereo: depth and normal maps for an undistorted COLMAP workspace (images/, sparse/), written in
+// COLMAP's format under stereo/ so that `colmap stereo_fusion` fuses them into dense points.
+//   sr-stereo --workspace DIR [--skip FILE] [--size 320] [--planes 64] [--sources 4] [--threads N]
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "lib/colmap_io.h"
+#include "lib/image.h"
+#include "lib/progress.h"
+#include "stereo/plane_sweep.h"
+
+namespace fs = std::filesystem;
+using sr::stereo::View;
+
+namespace {
+
+std::set<std::string> readNames(const std::string& path) {
+  std::set<std::string> names;
+  if (path.empty()) return names;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) names.insert(line);
+  }
+  return names;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const sr::Args args(argc, argv);
+    const std::string workspace = args.required("workspace");
+    const int size = args.integer("size", 320), sourcesWanted = args.integer("sources", 4);
+    if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
+    sr::stereo::Options options;
+    options.planes = args.integer("planes", 64);
+    if (size < 32 || options.planes < 4 || sourcesWanted < 1) throw std::runtime_error("--size, --planes and --sources are too small");
+    const sr::Model model = sr::readModel(workspace + "/sparse");
+    const std::set<std::string> skip = readNames(args.str("skip"));
+
+    // Views at the stereo size; the held-out ones are never used, as reference or as source.
+    std::vector<const sr::Image*> images;
+    for (const auto& image : model.images)
+      if (!skip.count(image.name)) images.push_back(&image);
+    if (images.size() < 2) throw std::runtime_error("fewer than two views to match");
+    std::vector<View> views(images.size());
+    std::map<int64_t, std::vector<int>> seenBy;  // sparse point → views
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long k = 0; k < long(images.size()); k++) {
+      const sr::Image& image = *images[k];
+      const sr::Camera& cam = model.cameraOf(image);
+      const float scale = std::min(1.f, float(size) / float(std::max(cam.width, cam.height)));
+      View& v = views[k];
+      v.width = std::max(8, int(std::lround(cam.width * scale))), v.height = std::max(8, int(std::lround(cam.height * scale)));
+      v.gray = sr::toGray(sr::resizeImage(sr::loadImage(workspace + "/images/" + image.name), v.width, v.height));
+      const float sx = float(v.width) / cam.width, sy = float(v.height) / cam.height;
+      v.K << float(cam.fx()) * sx, 0, float(cam.cx()) * sx, 0, float(cam.fy()) * sy, float(cam.cy()) * sy, 0, 0, 1;
+      v.R = image.R().cast<float>();
+      v.t = image.t.cast<float>();
+    }
+    for (size_t k = 0; k < images.size(); k++)
+      for (int64_t id : images[k]->point3d_ids)
+        if (id >= 0) seenBy[id].push_back(int(k));
+    std::map<int64_t, Eigen::Vector3f> pointById;
+    for (const auto& p : model.points) pointById[p.id] = p.xyz.cast<float>();
+
+    // Source views: the most shared sparse points, with some baseline; the depth range from the points seen.
+    std::vector<std::vector<int>> sources(images.size());
+    std::vector<float> minDepth(images.size(), 0.f), maxDepth(images.size(), 0.f);
+    for (size_t k = 0; k < images.size(); k++) {
+      std::map<int, int> shared;
+      std::vector<float> depths;
+      for (int64_t id : images[k]->point3d_ids) {
+        if (id < 0 || !seenBy.count(id)) continue;
+        for (int other : seenBy[id])
+          if (other != int(k)) shared[other]++;
+        const Eigen::Vector3f pc = views[k].R * pointById[id] + views[k].t;
+        if (pc.z() > 0) depths.push_back(pc.z());
+      }
+      std::vector<std::pair<int, int>> ranked(shared.begin(), shared.end());
+      std::sort(ranked.begin(), ranked.end(), [](auto a, auto b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
+      const Eigen::Vector3f c = views[k].center();
+      float median = 1.f;
+      if (!depths.empty()) {
+        std::sort(depths.begin(), depths.end());
+        median = depths[depths.size() / 2];
+        minDepth[k] = 0.7f * depths[size_t(0.02 * (depths.size() - 1))];
+        maxDepth[k] = 1.4f * depths[size_t(0.98 * (depths.size() - 1))];
+      }
+      for (const auto& [other, count] : ranked) {
+        if (int(sources[k].size()) >= sourcesWanted) break;
+        // A baseline of at least ~1.5° seen from the median depth: too close a view measures nothing.
+        if ((views[other].center() - c).norm() < 0.025f * median) continue;
+        sources[k].push_back(other);
+      }
+    }
+
+    std::vector<std::vector<float>> depths(images.size());
+    size_t done = 0;
+    for (size_t k = 0; k < images.size(); k++) {
+      if (sources[k].empty() || !(maxDepth[k] > minDepth[k] && minDepth[k] > 0)) {
+        depths[k].assign(size_t(views[k].width) * views[k].height, 0.f);
+      } else {
+        std::vector<const View*> src;
+        for (int s : sources[k]) src.push_back(&views[s]);
+        depths[k] = sr::stereo::sweep(views[k], src, minDepth[k], maxDepth[k], options);
+      }
+      sr::reportProgress(0.85 * double(++done) / images.size(), "depth map " + std::to_string(done) + "/" + std::to_string(images.size()));
+    }
+    // Geometric consistency: a depth stays when another view's depth map sees the same point.
+    const std::vector<std::vector<float>> photometric = depths;
+    fs::create_directories(workspace + "/stereo/depth_maps");
+    fs::create_directories(workspace + "/stereo/normal_maps");
+    std::ofstream fusion(workspace + "/stereo/fusion.cfg"), patchMatch(workspace + "/stereo/patch-match.cfg");
+    size_t kept = 0, total = 0;
+    for (size_t k = 0; k < images.size(); k++) {
+      std::vector<const View*> others;
+      std::vector<const std::vector<float>*> otherDepths;
+      for (int s : sources[k]) others.push_back(&views[s]), otherDepths.push_back(&photometric[s]);
+      sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, 1, 0.01f, 1.5f);
+      const View& v = views[k];
+      sr::FloatMap depth(v.width, v.height, 1), normal(v.width, v.height, 3);
+      depth.data = depths[k];
+      normal.data = sr::stereo::normalsFromDepth(v, depths[k]);
+      for (size_t i = 0; i < depth.data.size(); i++) {
+        if (depth.data[i] > 0 && normal.data[i] == 0 && normal.data[depth.data.size() + i] == 0 && normal.data[2 * depth.data.size() + i] == 0) depth.data[i] = 0;
+        if (!std::isfinite(depth.data[i])) depth.data[i] = 0;
+        kept += depth.data[i] > 0, total++;
+      }
+      const std::string name = images[k]->name;
+      sr::writeFloatMap(depth, workspace + "/stereo/depth_maps/" + name + ".geometric.bin");
+      sr::writeFloatMap(normal, workspace + "/stereo/normal_maps/" + name + ".geometric.bin");
+      fusion << name << "\n";
+      patchMatch << name << "\n";
+      for (size_t s = 0; s < sources[k].size(); s++) patchMatch << (s ? ", " : "") << images[sources[k][s]]->name;
+      patchMatch << "\n";
+      sr::reportProgress(0.85 + 0.15 * double(k + 1) / images.size(), "consistency " + std::to_string(k + 1) + "/" + std::to_string(images.size()));
+    }
+    std::printf("depth maps: %zu views at %dx%d, %.1f %% of pixels with a consistent depth\n", images.size(), views[0].width, views[0].height,
+                total ? 100.0 * kept / total : 0.0);
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "sr-stereo: %s\n", error.what());
+    return 1;
+  }
+}
