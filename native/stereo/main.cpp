@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     const int size = args.integer("size", 320), sourcesWanted = args.integer("sources", 4);
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
     sr::stereo::Options options;
-    options.planes = args.integer("planes", 64);
+    options.planes = args.integer("planes", 128);
     if (size < 32 || options.planes < 4 || sourcesWanted < 1) throw std::runtime_error("--size, --planes and --sources are too small");
     const sr::Model model = sr::readModel(workspace + "/sparse");
     const std::set<std::string> skip = readNames(args.str("skip"));
@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
       if (!depths.empty()) {
         std::sort(depths.begin(), depths.end());
         median = depths[depths.size() / 2];
-        minDepth[k] = 0.7f * depths[size_t(0.02 * (depths.size() - 1))];
-        maxDepth[k] = 1.4f * depths[size_t(0.98 * (depths.size() - 1))];
+        minDepth[k] = 0.8f * depths[size_t(0.02 * (depths.size() - 1))];
+        maxDepth[k] = 1.25f * depths[size_t(0.98 * (depths.size() - 1))];
       }
       for (const auto& [other, count] : ranked) {
         if (int(sources[k].size()) >= sourcesWanted) break;
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
       std::vector<const View*> others;
       std::vector<const std::vector<float>*> otherDepths;
       for (int s : sources[k]) others.push_back(&views[s]), otherDepths.push_back(&photometric[s]);
-      sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, 1, 0.01f, 1.5f);
+      sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, 1, 0.02f, 2.f);
       const View& v = views[k];
       sr::FloatMap depth(v.width, v.height, 1), normal(v.width, v.height, 3);
       depth.data = depths[k];

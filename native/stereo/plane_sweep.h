@@ -20,8 +20,8 @@ struct View {
 };
 
 struct Options {
-  int planes = 64;
-  int windowRadius = 2;     // a (2r+1)² window
+  int planes = 128;
+  int windowRadius = 3;     // a (2r+1)² window
   int bestSources = 2;      // the NCC of this many best source views is averaged
   float minNcc = 0.45f;     // below: no depth
   float minStdDev = 0.01f;  // textureless windows of the reference get no depth
