@@ -190,7 +190,9 @@ void backward(const Gaussians& gs, const Camera& cam, const float background[3],
   // Per-thread screen-space gradients: du dv da db dc dalpha0 dr dg db.
   std::vector<std::vector<float>> local(threads, std::vector<float>(9 * n, 0.f));
   const int tilesX = (cam.width + kTile - 1) / kTile, tilesY = (cam.height + kTile - 1) / kTile;
-#pragma omp parallel for schedule(dynamic, 2)
+  // Static round-robin tiles: each thread sums the same tiles every run, so the result is identical
+  // for a given thread count (a dynamic schedule changes the float summation order from run to run).
+#pragma omp parallel for schedule(static, 1)
   for (int tile = 0; tile < tilesX * tilesY; tile++) {
     float* acc = local[omp_get_thread_num()].data();
     const int tx = tile % tilesX, ty = tile / tilesX;
