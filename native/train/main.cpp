@@ -105,6 +105,12 @@ int main(int argc, char** argv) {
     double extent = 0;
     for (const auto& image : model.images) extent = std::max(extent, (image.center() - centroid).norm());
     extent = std::max(1e-3, 1.1 * extent);
+    // Near plane: a tenth of the distance from the cameras to the scene's centre.
+    float near = 0.f;
+    for (const auto& image : model.images) near += float((image.center() - centroid).norm());
+    near = 0.1f * near / float(model.images.size());
+    for (auto& v : train) v.camera.near = near, v.full.near = near;
+    for (auto& v : held) v.camera.near = near, v.full.near = near;
 
     Checkpoint state;
     std::mt19937 rng{uint32_t(seed)};

@@ -50,7 +50,7 @@ inline bool projectOne(const Gaussians& gs, size_t i, const Camera& cam, Project
   const float* m = &gs.mean[3 * i];
   for (int r = 0; r < 3; r++) p.pc[r] = cam.R[r * 3] * m[0] + cam.R[r * 3 + 1] * m[1] + cam.R[r * 3 + 2] * m[2] + cam.t[r];
   const float x = p.pc[0], y = p.pc[1], z = p.pc[2];
-  if (z < 0.01f) return false;
+  if (z < std::max(0.01f, cam.near)) return false;
   const float iz = 1.f / z, iz2 = iz * iz;
   const float J[6] = {cam.fx * iz, 0, -cam.fx * x * iz2, 0, cam.fy * iz, -cam.fy * y * iz2};
   for (int r = 0; r < 2; r++)

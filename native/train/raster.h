@@ -30,6 +30,9 @@ struct Camera {
   float t[3];
   float fx, fy, cx, cy;
   int width, height;
+  // Gaussians nearer than this (camera z) are not drawn: fusion leaves stray points next to the cameras,
+  // which would cover the whole view.
+  float near = 0.01f;
 };
 
 // What the forward pass keeps for the backward pass.
