@@ -45,6 +45,8 @@ const schema = z.object({
   SCAN_TRAIN_CHECKPOINT_SECONDS: seconds(120),
   SCAN_TRAIN_LONG_SIDE: z.coerce.number().int().min(64).max(4096).default(480),
   SCAN_TRAINER_ITERATIONS: z.coerce.number().int().positive().default(30_000),
+  /** Dense stereo and fusion (issue 14): on by default; off publishes from the sparse points only. */
+  SCAN_DENSE: z.enum(["on", "off"]).default("on"),
   /** The Poisson mesh export (CPU): on by default, time-boxed; a slow or failed mesh only skips the GLB. */
   SCAN_MESH: z.enum(["on", "off"]).default("on"),
   SCAN_MESH_TIMEOUT_SECONDS: seconds(180),
