@@ -1,7 +1,8 @@
-import { createReadStream } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { db, type Prisma } from "~/db.server";
 import { consumeCredits, releaseCredits, settleReservation, withCreditLedger, type Tx } from "~/domain/credits.server";
 import { notify } from "~/domain/notifications.server";
+import { migrateViewerSettings, storedViewerSettings } from "~/domain/viewer-settings";
 import { storage } from "~/storage/index.server";
 import { deliveryCopyKey } from "~/storage/keys";
 import { scanWorkPrefix, type Checkpoints } from "./checkpoints.server";
@@ -10,6 +11,7 @@ import { leaseWhere } from "./lease.server";
 import type { PipelineOutcome, StageTiming } from "./pipeline.server";
 import type { StageName } from "./stage";
 import type { MappingResult, MatchingResult } from "./stages/colmap.server";
+import type { DenseResult } from "./stages/dense.server";
 import type { ExportResult } from "./stages/export.server";
 import type { FramesResult } from "./stages/input.server";
 import type { EvaluationResult, SplatResult } from "./stages/splat.server";
@@ -27,6 +29,9 @@ export class LeaseLostError extends Error {
     this.name = "LeaseLostError";
   }
 }
+
+/** The fused dense points before cropping (the dense stage's output). */
+const UNCROPPED_POINTS = "dense/fused.ply";
 
 const reference = (job: Pick<ClaimedJob, "id" | "reservationRef">) => job.reservationRef ?? `scan:${job.id}`;
 
@@ -58,9 +63,12 @@ export interface ScanMetrics {
   matching?: MatchingResult["mode"];
   frameSelection?: FramesResult["selection"];
   mesh?: { vertices: number; triangles: number; bytes: number } | null;
+  dense?: { skipped: string | null; points: number | null; fusedPoints: number | null; images: number | null; seconds: Record<string, number> | null } | null;
+  training?: { iterations: number | null; minutes: number | null; resumedFrom: number } | null;
+  trainingFailed?: string | null;
   meshSkipped?: string | null;
   delivery?: ExportResult["delivery"];
-  outputs?: { ply: string; glb: string | null; delivery: string | null; sparse: string };
+  outputs?: { ply: string; glb: string | null; delivery: string | null; sparse: string; uncroppedPoints?: string | null };
   stages: Partial<Record<StageName, StageTiming>>;
   totalSeconds?: number;
 }
@@ -96,6 +104,7 @@ export async function publishScan(input: {
   const exported = outcome.results.export as ExportResult;
   const splat = outcome.results.splat as SplatResult;
   const evaluation = outcome.results.evaluation as EvaluationResult;
+  const dense = outcome.results.dense as DenseResult | undefined;
   const exportManifest = await cp.readManifest("export");
   const plyDigest = exportManifest?.outputs.find((o) => o.path === "export/model.ply")?.sha256;
   if (!plyDigest) throw new Error("the export stage's manifest is missing");
@@ -104,10 +113,13 @@ export async function publishScan(input: {
   const base = `items/${job.itemId}/scan/`;
   const plyKey = `${base}model-${tag}.ply`;
   const glbKey = exported.glb ? `${base}mesh-${tag}.glb` : null;
+  // The dense points before cropping to the subject, kept for the owner (issue 14, item 6).
+  const uncroppedKey = existsSync(cp.local(UNCROPPED_POINTS)) ? `${base}points-uncropped-${tag}.ply` : null;
   const deliveryKey = exported.delivery ? deliveryCopyKey(job.itemId, plyKey, exported.delivery.format) : null;
   const thumbnail = `items/${job.itemId}/thumbnail/scan-${tag}`;
   await upload(plyKey, cp.local("export/model.ply"), "application/octet-stream");
   if (glbKey) await upload(glbKey, cp.local("export/mesh.glb"), "model/gltf-binary");
+  if (uncroppedKey) await upload(uncroppedKey, cp.local(UNCROPPED_POINTS), "application/octet-stream");
   if (deliveryKey) await upload(deliveryKey, cp.local("export/model.sog"), "application/octet-stream");
   await upload(thumbnail, cp.local("export/thumbnail.jpg"), "image/jpeg");
   for (const name of ["cameras.txt", "images.txt", "points3D.txt"]) await upload(`${base}sparse/${name}`, cp.local(`sparse-txt/${name}`), "text/plain");
@@ -120,11 +132,21 @@ export async function publishScan(input: {
     trainer: splat.trainer,
     mesh: exported.glb,
     meshSkipped: exported.meshSkipped,
+    dense: dense ? { skipped: dense.skipped, points: dense.points ?? null, fusedPoints: dense.fusedPoints ?? null, images: dense.images ?? null, seconds: dense.seconds ?? null } : null,
+    training: splat.trained ? { iterations: splat.iterations ?? null, minutes: splat.minutes ?? null, resumedFrom: splat.resumedFrom ?? 0 } : null,
+    trainingFailed: splat.failure ?? null,
     delivery: exported.delivery,
-    outputs: { ply: plyKey, glb: glbKey, delivery: deliveryKey, sparse: `${base}sparse/` },
+    outputs: { ply: plyKey, glb: glbKey, delivery: deliveryKey, sparse: `${base}sparse/`, uncroppedPoints: uncroppedKey },
     totalSeconds: Math.round((Date.now() - input.startedAt) / 100) / 10,
   };
-  const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true, thumbnailKey: true } });
+  const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true, thumbnailKey: true, settings: true, settingsVersion: true } });
+  // The scan opens from a capture camera unless its owner already chose an opening view.
+  const settings = migrateViewerSettings(item.settings, item.settingsVersion);
+  const opening = exported.openingView;
+  const openingSettings =
+    settings.camera === null && opening
+      ? storedViewerSettings({ ...settings, camera: { position: opening.position, target: opening.target, fov: opening.fov } })
+      : null;
   await endScanSettlingCredit(job, { kind: "consumption", reason: `Scan of item ${job.itemId} finished` }, async (tx) => {
     const { count } = await tx.scanJob.updateMany({
       where: leaseWhere(lease),
@@ -143,6 +165,9 @@ export async function publishScan(input: {
         ...(exported.delivery && deliveryKey
           ? { deliveryKey, deliverySize: BigInt(exported.delivery.bytes), deliveryFormat: exported.delivery.format, deliverySourceKey: plyKey }
           : { deliveryKey: null, deliverySize: null, deliveryFormat: null, deliverySourceKey: null }),
+        meshKey: glbKey,
+        meshSize: glbKey && exported.glb ? BigInt(exported.glb.bytes) : null,
+        ...(openingSettings ? { settings: openingSettings.settings as Prisma.InputJsonValue, settingsVersion: openingSettings.settingsVersion } : {}),
         isPreview: !splat.trained,
         // An owner's own thumbnail is kept.
         ...(item.thumbnailKey ? {} : { thumbnailKey: thumbnail }),
@@ -155,7 +180,7 @@ export async function publishScan(input: {
     title: "Your scan is ready",
     body: splat.trained
       ? `"${item.name}" is ready to view.`
-      : `"${item.name}" is ready to view as a preview built from the scan's sparse points.`,
+      : `"${item.name}" is ready to view; its splat was not trained, it is built directly from the scan's points.`,
     link: `/item/${job.itemId}`,
     dedupeKey: `scan:${job.id}:finished`,
   });

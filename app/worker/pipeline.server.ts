@@ -6,6 +6,7 @@ import { manifestMatches, outputsHash, stageInputHash, type StageManifest } from
 import { groupAlive, killGroup, runTool, ToolError } from "./run-tool.server";
 import type { StageContext, StageDefinition, StageName, ScanJobInput } from "./stage";
 import { featuresStage, mappingStage, matchingStage, type MappingResult } from "./stages/colmap.server";
+import { denseStage } from "./stages/dense.server";
 import { exportStage } from "./stages/export.server";
 import { framesStage, ingestStage } from "./stages/input.server";
 import { evaluationStage, splatStage } from "./stages/splat.server";
@@ -17,6 +18,7 @@ export const PIPELINE: StageDefinition[] = [
   featuresStage,
   matchingStage,
   mappingStage,
+  denseStage,
   splatStage,
   evaluationStage,
   exportStage,

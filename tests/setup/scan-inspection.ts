@@ -50,7 +50,7 @@ window.renderMesh = async (url, view) => {
   const gltf = await loader.loadAsync(url);
   const scene = new THREE.Scene();
   gltf.scene.traverse((o) => {
-    if (o.isMesh) o.material = new THREE.MeshBasicMaterial({ map: o.material.map ?? null, color: o.material.map ? 0xffffff : o.material.color, side: THREE.DoubleSide });
+    if (o.isMesh) o.material = new THREE.MeshBasicMaterial({ map: o.material.map ?? null, vertexColors: !!o.geometry.attributes.color, color: o.material.map || o.geometry.attributes.color ? 0xffffff : o.material.color, side: THREE.DoubleSide });
   });
   scene.add(gltf.scene);
   const renderer = new THREE.WebGLRenderer({ antialias: false, alpha: true, preserveDrawingBuffer: true });

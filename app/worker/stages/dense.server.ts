@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cameraCenter, parseImages, rotationMatrix } from "../colmap-model";
 import { cropPoints, readDensePly, readVisibilityCounts, regionOfInterest, type RegionOfInterest } from "../dense-points";
 import { encodeOrientedPointsPly } from "../splat-ply";
-import type { StageContext, StageDefinition } from "../stage";
+import type { StageDefinition } from "../stage";
 import { parseNativeProgress } from "../tool-progress";
 import type { FramesResult } from "./input.server";
 

@@ -1,13 +1,17 @@
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { cameraCenter, parseImages, parsePoints } from "../colmap-model";
+import { cameraCenter, parseCameras, parseImages, parsePoints } from "../colmap-model";
+import type { RegionOfInterest } from "../dense-points";
+import { openingView, type OpeningView } from "../opening-view";
 import { DeliveryCopyError, makeDeliveryCopy } from "~/domain/splat-delivery.server";
 import { assertValidGltf } from "../gltf-validation.server";
-import { encodeGlb, readMeshPly, validateGlb } from "../mesh-glb";
+import { cropMesh, encodeGlb, readMeshPly, validateGlb } from "../mesh-glb";
 import { estimateNormals, nearestNeighbours } from "../point-geometry";
 import { ToolError } from "../run-tool.server";
 import { encodeOrientedPointsPly, validateSplatPly } from "../splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import type { FramesResult } from "./input.server";
+import type { DenseResult } from "./dense.server";
 import type { SplatResult } from "./splat.server";
 
 export interface ExportResult {
@@ -18,6 +22,8 @@ export interface ExportResult {
   glb: { bytes: number; vertices: number; triangles: number } | null;
   /** Why there is no GLB (mesh export off, too slow, or nothing to mesh). */
   meshSkipped: string | null;
+  /** The view the scan opens with (item settings' camera, in the viewer's frame). */
+  openingView?: OpeningView | null;
   thumbnail: boolean;
 }
 
@@ -33,6 +39,8 @@ const POISSON_TRIM = 4;
  */
 async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
   if (ctx.config.SCAN_MESH === "off") return { result: null, skipped: "mesh export is off on this worker" };
+  const dense = ctx.results.dense as DenseResult | undefined;
+  if (dense && !dense.skipped && dense.roi && existsSync(ctx.path("dense/points.ply"))) return exportDenseMesh(ctx, dense.roi);
   const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
   const images = parseImages(await readFile(ctx.path("sparse-txt/images.txt"), "utf8"));
   const keep: number[] = [];
@@ -95,6 +103,54 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
 }
 
 /**
+ * The mesh of a scan with dense geometry: COLMAP's Poisson mesher on the cropped dense points (normals from
+ * fusion), trimmed by density, then every triangle outside the region of interest removed (the solver
+ * closes the surface far from the points), with vertex colours from the points.
+ */
+async function exportDenseMesh(ctx: StageContext, roi: RegionOfInterest): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
+  await mkdir(ctx.path("mesh"), { recursive: true });
+  try {
+    await ctx.tool({
+      command: ctx.config.COLMAP_BIN,
+      args: [
+        "poisson_mesher",
+        "--input_path", ctx.path("dense/points.ply"),
+        "--output_path", ctx.path("mesh/meshed.ply"),
+        "--PoissonMeshing.depth", String(Math.max(ctx.config.SCAN_MESH_DEPTH, 9)),
+        "--PoissonMeshing.trim", String(POISSON_TRIM),
+        "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
+      ],
+      env: { QT_QPA_PLATFORM: "offscreen" },
+      timeoutMs: ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000,
+    });
+  } catch (error) {
+    if (error instanceof ToolError && error.reason !== "aborted") return { result: null, skipped: `Poisson meshing: ${error.message}` };
+    throw error;
+  }
+  const mesh = cropMesh(readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/meshed.ply")))), roi);
+  if (mesh.indices.length === 0) return { result: null, skipped: "the Poisson mesher found no surface inside the region of interest" };
+  for (let i = 0; i < mesh.positions.length; i += 3) {
+    mesh.positions[i + 1] = -mesh.positions[i + 1];
+    mesh.positions[i + 2] = -mesh.positions[i + 2];
+  }
+  const glb = encodeGlb(mesh);
+  const checked = validateGlb(glb);
+  await assertValidGltf(glb);
+  await writeFile(ctx.path("export/mesh.glb"), glb);
+  await rm(ctx.path("mesh"), { recursive: true, force: true });
+  return { result: { bytes: glb.length, ...checked }, skipped: null };
+}
+
+/** Where the scan opens: a capture camera looking at the subject (the dense region of interest, else the origin the mapping stage centred on). */
+async function exportOpeningView(ctx: StageContext): Promise<OpeningView | null> {
+  const dense = ctx.results.dense as DenseResult | undefined;
+  const subject = (dense && !dense.skipped && dense.roi ? dense.roi.center : [0, 0, 0]) as [number, number, number];
+  const images = parseImages(await readFile(ctx.path("sparse-txt/images.txt"), "utf8"));
+  const cameras = parseCameras(await readFile(ctx.path("sparse-txt/cameras.txt"), "utf8"));
+  return openingView({ images, cameras, subject });
+}
+
+/**
  * The .sog copy viewers download (about a fifth of the .ply), read back with every splat present. A
  * splat the converter refuses is published without one: viewers then get the .ply.
  */
@@ -115,7 +171,7 @@ async function exportDeliveryCopy(ctx: StageContext, splats: number): Promise<{ 
 
 export const exportStage: StageDefinition<ExportResult> = {
   name: "export",
-  version: 2,
+  version: 3,
   outputs: ["export"],
   params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, depth: ctx.config.SCAN_MESH_DEPTH, trim: POISSON_TRIM }),
   async run(ctx) {
@@ -132,6 +188,7 @@ export const exportStage: StageDefinition<ExportResult> = {
     const delivery = await exportDeliveryCopy(ctx, count);
     ctx.progress(0.1);
     const mesh = await exportMesh(ctx);
+    const opening = await exportOpeningView(ctx);
     // The thumbnail: the frame from the middle of the capture.
     const frame = frames.frames[Math.floor(frames.frames.length / 2)];
     await ctx.tool({
@@ -145,6 +202,7 @@ export const exportStage: StageDefinition<ExportResult> = {
       deliverySkipped: delivery.skipped,
       glb: mesh.result,
       meshSkipped: mesh.skipped,
+      openingView: opening,
       thumbnail: true,
     };
   },
