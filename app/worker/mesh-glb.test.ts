@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeGlb, readMeshPly, validateGlb, vertexNormals } from "./mesh-glb";
+import { cropMesh, encodeGlb, readMeshPly, validateGlb, vertexNormals } from "./mesh-glb";
 
 /** The binary .ply COLMAP's Poisson mesher writes: vertices with a density value and colour, faces as lists. */
 function poissonPly(vertices: Array<[number, number, number, number, number, number]>, faces: number[][]) {
@@ -66,5 +66,19 @@ describe("the mesh export", () => {
     expect(() => validateGlb(short)).toThrow(/length/);
     const nan = encodeGlb({ ...mesh, positions: Float32Array.from([Number.NaN, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]) });
     expect(() => validateGlb(nan)).toThrow(/non-finite|min/);
+  });
+});
+
+describe("cropMesh", () => {
+  it("keeps the triangles inside the sphere and only the vertices they use", () => {
+    const mesh = {
+      positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 10, 0, 0, 11, 0, 0),
+      colors: Uint8Array.of(1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5),
+      indices: Uint32Array.of(0, 1, 2, 1, 3, 4),
+    };
+    const cropped = cropMesh(mesh, { center: [0, 0, 0], radius: 2 });
+    expect(Array.from(cropped.indices)).toEqual([0, 1, 2]);
+    expect(cropped.positions.length).toBe(9);
+    expect(Array.from(cropped.colors!)).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3]);
   });
 });
