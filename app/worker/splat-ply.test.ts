@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ColmapPoints } from "./colmap-model";
-import { colorToShDc, encodeSplatPly, logit, parsePlyHeader, previewSplatsFromPoints, SH_C0, SPLAT_PROPERTIES, validateSplatPly } from "./splat-ply";
+import { colorToShDc, denseSplatsFromPoints, encodeSplatPly, logit, parsePlyHeader, previewSplatsFromPoints, SH_C0, SPLAT_PROPERTIES, validateSplatPly } from "./splat-ply";
 import { SHARED_DATA } from "../../tests/setup/shared-data";
 
 function points(list: Array<{ p: [number, number, number]; c: [number, number, number]; error?: number }>): ColmapPoints {
@@ -70,5 +70,49 @@ describe("the preview splat", () => {
     const noOpacity = Buffer.from(bytes.toString("latin1").replace("property float opacity\n", "property float opacitx\n"), "latin1");
     expect(() => validateSplatPly(noOpacity)).toThrow(/opacity/);
     expect(() => validateSplatPly(Buffer.from("not a ply"))).toThrow(/ply header/);
+  });
+});
+
+describe("the dense splat", () => {
+  // A 10×10 grid, 2 cm apart, in the plane through the origin whose normal is n (tilted).
+  const n = [0.6, 0, 0.8];
+  const u = [0, 1, 0];
+  const v = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
+  const spacing = 0.02;
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const colors: number[] = [];
+  for (let a = 0; a < 10; a++)
+    for (let b = 0; b < 10; b++) {
+      for (let c = 0; c < 3; c++) positions.push(a * spacing * u[c] + b * spacing * v[c]);
+      normals.push(...n);
+      colors.push(200, 100, 50);
+    }
+  const splats = denseSplatsFromPoints(positions, normals, colors, { scaleFactor: 0.7, flatness: 0.1, opacity: 0.8 });
+  const width = SPLAT_PROPERTIES.length;
+
+  it("turns each gaussian's thin axis onto the point's normal", () => {
+    expect(splats.count).toBe(100);
+    let worst = 0;
+    for (let i = 0; i < splats.count; i++) {
+      const [w, x, y, z] = splats.data.subarray(i * width + 7, i * width + 11);
+      // Third column of the rotation matrix: where the local z axis goes.
+      const axis = [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)];
+      worst = Math.max(worst, Math.hypot(axis[0] - n[0], axis[1] - n[1], axis[2] - n[2]));
+    }
+    console.warn(`dense splat: worst |R·z − n| = ${worst.toExponential(2)} (bound 1e-6)`);
+    expect(worst).toBeLessThan(1e-6);
+  });
+
+  it("sizes gaussians by the point spacing, flat along the normal, coloured and opaque as asked", () => {
+    const centre = (4 * 10 + 4) * width; // an interior point: its 3 nearest neighbours are 2 cm away
+    const inPlane = Math.exp(splats.data[centre + 11]);
+    console.warn(`dense splat: interior in-plane scale ${inPlane.toFixed(5)} (expected ${(0.7 * spacing).toFixed(5)})`);
+    expect(inPlane).toBeCloseTo(0.7 * spacing, 5);
+    expect(Math.exp(splats.data[centre + 12])).toBeCloseTo(0.7 * spacing, 5);
+    expect(Math.exp(splats.data[centre + 13])).toBeCloseTo(0.07 * spacing, 6);
+    expect(splats.data[centre + 3]).toBeCloseTo(colorToShDc(200), 5);
+    expect(1 / (1 + Math.exp(-splats.data[centre + 6]))).toBeCloseTo(0.8, 5);
+    expect(validateSplatPly(encodeSplatPly(splats)).count).toBe(100);
   });
 });
