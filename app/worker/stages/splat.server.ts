@@ -7,7 +7,8 @@ import { imageSize } from "../image-size";
 import { z } from "zod";
 import { logger } from "~/lib/logger.server";
 import { expandPlaceholders, splitCommandLine, ToolError } from "../run-tool.server";
-import { encodeSplatPly, previewSplatsFromPoints, validateSplatPly } from "../splat-ply";
+import { readDensePly } from "../dense-points";
+import { denseSplatsFromPoints, encodeSplatPly, previewSplatsFromPoints, validateSplatPly } from "../splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import { parseNativeProgress, parseTrainerProgress } from "../tool-progress";
 import type { MappingResult } from "./colmap.server";
@@ -192,10 +193,16 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
 
 const trainMetricsSchema = z.object({ iterations: z.number().int().nonnegative(), resumedFrom: z.number().int().nonnegative(), seconds: z.number().nonnegative() });
 
-/** The splat without training: one gaussian per point (the dense points when there are some). */
+/** The splat without training: one flat gaussian per dense point (issue 14), else one per sparse point. */
 async function untrainedSplat(ctx: StageContext, failure: string | null): Promise<SplatResult> {
-  const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
-  const splats = previewSplatsFromPoints(points);
+  const dense = ctx.results.dense as { skipped?: string | null } | undefined;
+  let splats;
+  if (dense && !dense.skipped && existsSync(ctx.path("dense/points.ply"))) {
+    const points = readDensePly(new Uint8Array(await readFile(ctx.path("dense/points.ply"))));
+    splats = denseSplatsFromPoints(points.positions, points.normals, points.colors);
+  } else {
+    splats = previewSplatsFromPoints(parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8")));
+  }
   await writeFile(ctx.path("splat/model.ply"), encodeSplatPly(splats));
   await rm(ctx.path("splat/renders"), { recursive: true, force: true });
   return { splats: splats.count, trained: false, trainer: null, failure };
