@@ -157,6 +157,17 @@ describe("the model-file flow", () => {
     expect(item.json.data.status).toBe("uploading");
   });
 
+  it("accepts the size as file_size (the item's own field name) as well as size, but not both", async () => {
+    const { itemId, put } = await uploadModel(alice, catGlb, "glb");
+    expect(put.status).toBe(200);
+    const both = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { size: catGlb.length, file_size: catGlb.length } });
+    expect(both.status).toBe(400);
+    expect(both.json).toMatchObject({ status: 400, error: "invalid_input" });
+    const size = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { file_size: catGlb.length } });
+    expect(size.status).toBe(200);
+    expect(size.json.data).toMatchObject({ status: "ready", file_size: catGlb.length });
+  });
+
   it("rejects a reported size that differs from the stored file, and deletes it", async () => {
     const { itemId, link, put } = await uploadModel(alice, catGlb, "glb");
     expect(put.status).toBe(200);
