@@ -8,6 +8,9 @@ import { ensureSubscription } from "./plans.server";
  * come from our database, never from token claims (DESIGN §2).
  */
 export async function getOrCreateUserForIdentity(identity: DecodedIdToken): Promise<User> {
+  // A deleted account stays deleted: a token of its identity never brings the row back (issue 17).
+  const deleted = await db().deletedAccount.findUnique({ where: { firebaseUid: identity.uid }, select: { firebaseUid: true } });
+  if (deleted) throw new AppError("unauthorized", "This account has been deleted.");
   const email = identity.email ?? null;
   const emailVerified = identity.email_verified === true;
   const displayName = (identity.name as string | undefined) ?? email?.split("@")[0] ?? null;
