@@ -3,6 +3,7 @@ import { env } from "~/env.server";
 import { storage } from "~/storage/index.server";
 import { imageFolderKey, modelUploadKey, videoUploadKey } from "~/storage/keys";
 import { detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
+import { spzHeaderProblem } from "~/lib/spz-header";
 import {
   fileExtension,
   MAX_IMAGES,
@@ -167,6 +168,9 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
   if (!formatMatchesDeclaredType(format, item.modelType as DeclaredModelType)) {
     return reject(`The file's contents are not a valid .${item.modelType} model.`);
   }
+  // A container is judged by what is inside it, not by its signature (issue 17 item 10).
+  const contentProblem = format === "spz" && head[0] === 0x1f ? spzHeaderProblem(head) : null;
+  if (contentProblem) return reject(contentProblem);
   await db().upload.update({
     where: { id: upload.id },
     data: { size: BigInt(stat.size), detected: format, completedAt: new Date() },
