@@ -182,6 +182,20 @@ describe("the model-file flow", () => {
     expect((await api("GET", `/item/${itemId}`, { token: alice.idToken })).json.data.status).toBe("uploading");
   });
 
+  it("rejects a zip whose meta.json is HTML declared as a splat (.sog by its bytes) before it is ready", async () => {
+    const { sogLikeZip } = await import("../setup/sog-like-zip");
+    const bundle = sogLikeZip({ "meta.json": "<!doctype html><html><body>not a model</body></html>" });
+    const { itemId, link, put } = await uploadModel(alice, bundle, "ply");
+    expect(put.status).toBe(200);
+    const size = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { size: bundle.length } });
+    expect(size.status).toBe(400);
+    expect(size.json).toMatchObject({ status: 400, error: "invalid_file" });
+    expect(size.json.message).toMatch(/meta\.json is not JSON/);
+    const { storage } = await import("~/storage/index.server");
+    expect(await storage().stat(link.path)).toBeNull();
+    expect((await api("GET", `/item/${itemId}`, { token: alice.idToken })).json.data.status).toBe("uploading");
+  });
+
   it("rejects a reported size that differs from the stored file, and deletes it", async () => {
     const { itemId, link, put } = await uploadModel(alice, catGlb, "glb");
     expect(put.status).toBe(200);
