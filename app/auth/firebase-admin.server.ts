@@ -16,10 +16,14 @@ export function firebaseAuth() {
   return getAuth(firebaseApp());
 }
 
-/** Verifies a Firebase ID token (signature, audience, expiry). Returns null when it is not valid. */
+/**
+ * Verifies a Firebase ID token (signature, audience, expiry) and that its account still stands:
+ * revoked sessions, disabled and deleted Firebase accounts fail at once, not when the token expires
+ * (issue 17 item 12). Returns null when it is not valid.
+ */
 export async function verifyIdToken(token: string): Promise<DecodedIdToken | null> {
   try {
-    return await firebaseAuth().verifyIdToken(token);
+    return await firebaseAuth().verifyIdToken(token, true);
   } catch {
     return null;
   }

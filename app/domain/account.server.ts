@@ -55,7 +55,11 @@ export async function deleteAccount({ userId }: { userId: string }) {
   const items = await db().item.findMany({ where: { ownerId: userId }, select: { id: true } });
   for (const item of items) await storage().deletePrefix(itemPrefix(item.id));
   await storage().deletePrefix(userPrefix(userId));
-  await db().user.delete({ where: { id: userId } });
+  // The uid is recorded with the deletion so that no still-valid token recreates the account.
+  await db().$transaction([
+    db().deletedAccount.upsert({ where: { firebaseUid: user.firebaseUid }, create: { firebaseUid: user.firebaseUid }, update: {} }),
+    db().user.delete({ where: { id: userId } }),
+  ]);
   try {
     await firebaseAuth().deleteUser(user.firebaseUid);
   } catch (error) {

@@ -39,9 +39,18 @@ export const updateItemBodySchema = z
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: "nothing to update" });
 
+const byteCountSchema = z.number().int().positive("must be a positive whole number of bytes");
+
+/** `{ size }` or `{ file_size }` (the item's own field name): exactly one of them, read as `size`. */
 export const fileSizeBodySchema = z
-  .object({ size: z.number().int().positive("must be a positive whole number of bytes") })
-  .strict();
+  .object({ size: byteCountSchema.optional(), file_size: byteCountSchema.optional() })
+  .strict()
+  .superRefine((v, ctx) => {
+    if ((v.size === undefined) === (v.file_size === undefined)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["size"], message: "give the byte count as size or file_size (one of them)" });
+    }
+  })
+  .transform((v) => ({ size: (v.size ?? v.file_size) as number }));
 
 export const uploadItemQuerySchema = z.object({ uploadType: uploadTypeSchema });
 

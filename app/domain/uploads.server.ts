@@ -3,6 +3,8 @@ import { env } from "~/env.server";
 import { storage } from "~/storage/index.server";
 import { imageFolderKey, modelUploadKey, videoUploadKey } from "~/storage/keys";
 import { detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
+import { sogBundleProblem } from "~/lib/sog-bundle";
+import { spzHeaderProblem } from "~/lib/spz-header";
 import {
   fileExtension,
   MAX_IMAGES,
@@ -167,6 +169,14 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
   if (!formatMatchesDeclaredType(format, item.modelType as DeclaredModelType)) {
     return reject(`The file's contents are not a valid .${item.modelType} model.`);
   }
+  // A container is judged by what is inside it, not by its signature (issue 17 item 10).
+  const contentProblem =
+    format === "spz" && head[0] === 0x1f
+      ? spzHeaderProblem(head)
+      : format === "sog"
+        ? await sogBundleProblem(stat.size, (start, end) => readStoredRange(upload.key, start, end))
+        : null;
+  if (contentProblem) return reject(contentProblem);
   await db().upload.update({
     where: { id: upload.id },
     data: { size: BigInt(stat.size), detected: format, completedAt: new Date() },
@@ -189,4 +199,12 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
     );
   }
   return ready;
+}
+
+/** Bytes [start, end) of a stored object (the zip checks read a container from its end). */
+async function readStoredRange(key: string, start: number, end: number): Promise<Uint8Array> {
+  if (end <= start) return new Uint8Array(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage().createReadStream(key, { start, end: end - 1 })) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -10,6 +10,9 @@ import { initialDisplayName } from "./public-name";
  * come from our database, never from token claims (DESIGN §2).
  */
 export async function getOrCreateUserForIdentity(identity: DecodedIdToken): Promise<User> {
+  // A deleted account stays deleted: a token of its identity never brings the row back (issue 17).
+  const deleted = await db().deletedAccount.findUnique({ where: { firebaseUid: identity.uid }, select: { firebaseUid: true } });
+  if (deleted) throw new AppError("unauthorized", "This account has been deleted.");
   const email = identity.email ?? null;
   const emailVerified = identity.email_verified === true;
   // Never a part of the email as the public name (issue 17, item 18): a neutral handle the owner can change.

@@ -2,7 +2,7 @@ import { apiRoute, endpoint } from "~/api/route.server";
 import { confirmModelFile } from "~/domain/uploads.server";
 import { fileSizeBodySchema, idParamsSchema } from "~/domain/schemas";
 
-// POST /v1/item/{id}/file/size { size } — the server re-checks the stored bytes (domain/uploads).
+// POST /v1/item/{id}/file/size { size } or { file_size } — the server re-checks the stored bytes (domain/uploads).
 const route = apiRoute({
   POST: endpoint({
     auth: "required",

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
@@ -155,6 +156,44 @@ describe("the model-file flow", () => {
     expect(size.status).toBe(409);
     const item = await api("GET", `/item/${itemId}`, { token: alice.idToken });
     expect(item.json.data.status).toBe("uploading");
+  });
+
+  it("accepts the size as file_size (the item's own field name) as well as size, but not both", async () => {
+    const { itemId, put } = await uploadModel(alice, catGlb, "glb");
+    expect(put.status).toBe(200);
+    const both = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { size: catGlb.length, file_size: catGlb.length } });
+    expect(both.status).toBe(400);
+    expect(both.json).toMatchObject({ status: 400, error: "invalid_input" });
+    const size = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { file_size: catGlb.length } });
+    expect(size.status).toBe(200);
+    expect(size.json.data).toMatchObject({ status: "ready", file_size: catGlb.length });
+  });
+
+  it("rejects a gzip of HTML declared as a splat (.spz by its bytes) before it is ready, and deletes it", async () => {
+    const html = gzipSync(Buffer.from("<!doctype html><html><body>not a model</body></html>"));
+    const { itemId, link, put } = await uploadModel(alice, html, "ply");
+    expect(put.status).toBe(200);
+    const size = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { size: html.length } });
+    expect(size.status).toBe(400);
+    expect(size.json).toMatchObject({ status: 400, error: "invalid_file" });
+    expect(size.json.message).toMatch(/SPZ header/);
+    const { storage } = await import("~/storage/index.server");
+    expect(await storage().stat(link.path)).toBeNull();
+    expect((await api("GET", `/item/${itemId}`, { token: alice.idToken })).json.data.status).toBe("uploading");
+  });
+
+  it("rejects a zip whose meta.json is HTML declared as a splat (.sog by its bytes) before it is ready", async () => {
+    const { sogLikeZip } = await import("../setup/sog-like-zip");
+    const bundle = sogLikeZip({ "meta.json": "<!doctype html><html><body>not a model</body></html>" });
+    const { itemId, link, put } = await uploadModel(alice, bundle, "ply");
+    expect(put.status).toBe(200);
+    const size = await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { size: bundle.length } });
+    expect(size.status).toBe(400);
+    expect(size.json).toMatchObject({ status: 400, error: "invalid_file" });
+    expect(size.json.message).toMatch(/meta\.json is not JSON/);
+    const { storage } = await import("~/storage/index.server");
+    expect(await storage().stat(link.path)).toBeNull();
+    expect((await api("GET", `/item/${itemId}`, { token: alice.idToken })).json.data.status).toBe("uploading");
   });
 
   it("rejects a reported size that differs from the stored file, and deletes it", async () => {
