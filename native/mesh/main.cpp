@@ -1,0 +1,54 @@
+// sr-texture --mesh <mesh.ply> --model <undistorted sparse/> --images <undistorted images/> --output <dir>
+//            [--max-texture 4096] [--cell 16]
+// Bakes a grid texture atlas for the mesh from the photos (one best view per face) and writes
+// <dir>/mesh.obj (positions, per-corner UVs) and <dir>/atlas.png. Progress lines on stdout.
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+
+#include "lib/colmap_io.h"
+#include "lib/progress.h"
+#include "mesh/ply_mesh.h"
+#include "mesh/texture_bake.h"
+
+int main(int argc, char** argv) {
+  try {
+    sr::Args args(argc, argv);
+    const std::string output = args.required("output");
+    std::filesystem::create_directories(output);
+    sr::TriangleMesh mesh = sr::readPlyMesh(args.required("mesh"));
+    if (mesh.faces.empty()) throw std::runtime_error("the mesh has no faces");
+    sr::Model model = sr::readModel(args.required("model"));
+    const std::string imageDir = args.required("images");
+    std::vector<sr::TextureView> views;
+    for (size_t i = 0; i < model.images.size(); ++i) {
+      const sr::Image& image = model.images[i];
+      const sr::Camera& cam = model.cameraOf(image);
+      sr::TextureView v;
+      v.fx = cam.fx();
+      v.fy = cam.fy();
+      v.cx = cam.cx();
+      v.cy = cam.cy();
+      v.R = image.R();
+      v.t = image.t;
+      v.image = sr::loadImage(imageDir + "/" + image.name);
+      views.push_back(std::move(v));
+      sr::reportProgress(0.3 * (i + 1) / model.images.size(), "loading views");
+    }
+    if (views.empty()) throw std::runtime_error("the model has no images");
+    sr::BakedTexture baked = sr::bakeTexture(mesh.vertices, mesh.faces, views, args.integer("max-texture", 4096),
+                                             args.integer("cell", 16));
+    sr::reportProgress(0.9, "writing");
+    size_t untextured = 0;
+    for (int v : baked.faceView) untextured += v < 0;
+    sr::saveImage(baked.atlas, output + "/atlas.png");
+    sr::writeTexturedObj(output + "/mesh.obj", mesh, baked.uv);
+    std::printf("faces %zu vertices %zu views %zu untextured %zu atlas %dx%d cell %d\n", mesh.faces.size(),
+                mesh.vertices.size(), views.size(), untextured, baked.atlas.width, baked.atlas.height, baked.cell);
+    sr::reportProgress(1.0, "done");
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sr-texture: %s\n", e.what());
+    return 1;
+  }
+}
