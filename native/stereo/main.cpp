@@ -13,6 +13,7 @@
 
 #include "lib/colmap_io.h"
 #include "lib/image.h"
+#include "lib/name_list.h"
 #include "lib/progress.h"
 #include "stereo/plane_sweep.h"
 
@@ -21,18 +22,6 @@ using sr::stereo::View;
 
 namespace {
 
-std::set<std::string> readNames(const std::string& path) {
-  std::set<std::string> names;
-  if (path.empty()) return names;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::string line;
-  while (std::getline(in, line)) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) names.insert(line);
-  }
-  return names;
-}
 
 }  // namespace
 
@@ -46,7 +35,7 @@ int main(int argc, char** argv) {
     options.planes = args.integer("planes", 128);
     if (size < 32 || options.planes < 4 || sourcesWanted < 1) throw std::runtime_error("--size, --planes and --sources are too small");
     const sr::Model model = sr::readModel(workspace + "/sparse");
-    const std::set<std::string> skip = readNames(args.str("skip"));
+    const std::set<std::string> skip = sr::readNameList(args.str("skip"));
 
     // Views at the stereo size; the held-out ones are never used, as reference or as source.
     std::vector<const sr::Image*> images;

@@ -13,6 +13,7 @@
 
 #include "lib/colmap_io.h"
 #include "lib/image.h"
+#include "lib/name_list.h"
 #include "lib/progress.h"
 #include "train/training.h"
 
@@ -42,18 +43,6 @@ Camera cameraOf(const sr::Image& image, const sr::Camera& c, float scale) {
 
 std::vector<float> toVector(const sr::ImageRGB& image) { return image.data; }
 
-std::set<std::string> readNames(const std::string& path) {
-  std::set<std::string> names;
-  if (path.empty()) return names;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::string line;
-  while (std::getline(in, line)) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) names.insert(line);
-  }
-  return names;
-}
 
 std::string baseName(const std::string& name) {
   const auto dot = name.find_last_of('.');
@@ -83,7 +72,7 @@ int main(int argc, char** argv) {
 
     // The dataset: training views at the training resolution, held-out views kept for the end.
     const sr::Model model = sr::readModel(sparseDir);
-    const std::set<std::string> holdout = readNames(args.str("holdout"));
+    const std::set<std::string> holdout = sr::readNameList(args.str("holdout"));
     std::vector<View> train, held;
     for (const auto& image : model.images) {
       const auto& cam = model.cameraOf(image);
