@@ -69,37 +69,7 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
   ctx.progress(0.2);
   await mkdir(ctx.path("mesh"), { recursive: true });
   await writeFile(ctx.path("mesh/points.ply"), encodeOrientedPointsPly(positions, normals, colors));
-  try {
-    await ctx.tool({
-      command: ctx.config.COLMAP_BIN,
-      args: [
-        "poisson_mesher",
-        "--input_path", ctx.path("mesh/points.ply"),
-        "--output_path", ctx.path("mesh/meshed.ply"),
-        "--PoissonMeshing.depth", String(ctx.config.SCAN_MESH_DEPTH),
-        "--PoissonMeshing.trim", String(POISSON_TRIM),
-        "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
-      ],
-      timeoutMs: ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000,
-    });
-  } catch (error) {
-    if (error instanceof ToolError && error.reason !== "aborted") return { result: null, skipped: `Poisson meshing: ${error.message}` };
-    throw error;
-  }
-  ctx.progress(0.7);
-  const mesh = readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/meshed.ply"))));
-  if (mesh.indices.length === 0) return { result: null, skipped: "the Poisson mesher found no surface" };
-  // COLMAP's frame (y down, z forward) → glTF's (y up, z towards the viewer).
-  for (let i = 0; i < mesh.positions.length; i += 3) {
-    mesh.positions[i + 1] = -mesh.positions[i + 1];
-    mesh.positions[i + 2] = -mesh.positions[i + 2];
-  }
-  const glb = encodeGlb(mesh);
-  const checked = validateGlb(glb);
-  await assertValidGltf(glb);
-  await writeFile(ctx.path("export/mesh.glb"), glb);
-  await rm(ctx.path("mesh"), { recursive: true, force: true });
-  return { result: { bytes: glb.length, ...checked }, skipped: null };
+  return poissonGlb(ctx, { input: ctx.path("mesh/points.ply"), depth: ctx.config.SCAN_MESH_DEPTH, roi: null });
 }
 
 /**
@@ -108,15 +78,24 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
  * closes the surface far from the points), with vertex colours from the points.
  */
 async function exportDenseMesh(ctx: StageContext, roi: RegionOfInterest): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
+  return poissonGlb(ctx, { input: ctx.path("dense/points.ply"), depth: Math.max(ctx.config.SCAN_MESH_DEPTH, 9), roi });
+}
+
+/**
+ * COLMAP's Poisson mesher on oriented points (time-boxed: a slow or failed mesh skips the GLB only), the
+ * surface cut to the region of interest when there is one, written as a GLB with vertex colours and
+ * turned from COLMAP's frame (y down, z forward) to glTF's (y up, z towards the viewer).
+ */
+async function poissonGlb(ctx: StageContext, input: { input: string; depth: number; roi: RegionOfInterest | null }): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
   await mkdir(ctx.path("mesh"), { recursive: true });
   try {
     await ctx.tool({
       command: ctx.config.COLMAP_BIN,
       args: [
         "poisson_mesher",
-        "--input_path", ctx.path("dense/points.ply"),
+        "--input_path", input.input,
         "--output_path", ctx.path("mesh/meshed.ply"),
-        "--PoissonMeshing.depth", String(Math.max(ctx.config.SCAN_MESH_DEPTH, 9)),
+        "--PoissonMeshing.depth", String(input.depth),
         "--PoissonMeshing.trim", String(POISSON_TRIM),
         "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
       ],
@@ -127,8 +106,10 @@ async function exportDenseMesh(ctx: StageContext, roi: RegionOfInterest): Promis
     if (error instanceof ToolError && error.reason !== "aborted") return { result: null, skipped: `Poisson meshing: ${error.message}` };
     throw error;
   }
-  const mesh = cropMesh(readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/meshed.ply")))), roi);
-  if (mesh.indices.length === 0) return { result: null, skipped: "the Poisson mesher found no surface inside the region of interest" };
+  ctx.progress(0.7);
+  const meshed = readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/meshed.ply"))));
+  const mesh = input.roi ? cropMesh(meshed, input.roi) : meshed;
+  if (mesh.indices.length === 0) return { result: null, skipped: input.roi ? "the Poisson mesher found no surface inside the region of interest" : "the Poisson mesher found no surface" };
   for (let i = 0; i < mesh.positions.length; i += 3) {
     mesh.positions[i + 1] = -mesh.positions[i + 1];
     mesh.positions[i + 2] = -mesh.positions[i + 2];
