@@ -1,10 +1,12 @@
 // sr-texture --mesh <mesh.ply> --model <undistorted sparse/> --images <undistorted images/> --output <dir>
-//            [--max-texture 4096] [--cell 16]
+//            [--skip <file of image names not to use>] [--max-texture 4096] [--cell 16]
 // Bakes a grid texture atlas for the mesh from the photos (one best view per face) and writes
 // <dir>/mesh.obj (positions, per-corner UVs) and <dir>/atlas.png. Progress lines on stdout.
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <set>
 
 #include "lib/colmap_io.h"
 #include "lib/progress.h"
@@ -20,9 +22,17 @@ int main(int argc, char** argv) {
     if (mesh.faces.empty()) throw std::runtime_error("the mesh has no faces");
     sr::Model model = sr::readModel(args.required("model"));
     const std::string imageDir = args.required("images");
+    std::set<std::string> skip;
+    if (args.has("skip")) {
+      std::ifstream list(args.str("skip"));
+      if (!list) throw std::runtime_error("cannot read " + args.str("skip"));
+      for (std::string name; std::getline(list, name);)
+        if (!name.empty()) skip.insert(name);
+    }
     std::vector<sr::TextureView> views;
     for (size_t i = 0; i < model.images.size(); ++i) {
       const sr::Image& image = model.images[i];
+      if (skip.count(image.name)) continue;
       const sr::Camera& cam = model.cameraOf(image);
       sr::TextureView v;
       v.fx = cam.fx();
