@@ -13,6 +13,7 @@ import type { StageName } from "./stage";
 import type { MappingResult, MatchingResult } from "./stages/colmap.server";
 import type { DenseResult } from "./stages/dense.server";
 import type { ExportResult } from "./stages/export.server";
+import type { MeshResult } from "./stages/mesh.server";
 import type { FramesResult } from "./stages/input.server";
 import type { EvaluationResult, SplatResult } from "./stages/splat.server";
 
@@ -62,7 +63,7 @@ export interface ScanMetrics {
   trainer?: string | null;
   matching?: MatchingResult["mode"];
   frameSelection?: FramesResult["selection"];
-  mesh?: { vertices: number; triangles: number; bytes: number } | null;
+  mesh?: { vertices: number; triangles: number; bytes: number; textureSize?: [number, number] | null } | null;
   dense?: { skipped: string | null; points: number | null; fusedPoints: number | null; images: number | null; seconds: Record<string, number> | null } | null;
   training?: { iterations: number | null; minutes: number | null; resumedFrom: number } | null;
   trainingFailed?: string | null;
@@ -130,7 +131,7 @@ export async function publishScan(input: {
     ...evaluation,
     preview: !splat.trained,
     trainer: splat.trainer,
-    mesh: exported.glb,
+    mesh: exported.glb ? { ...exported.glb, textureSize: (outcome.results.mesh as MeshResult | undefined)?.textureSize ?? null } : null,
     meshSkipped: exported.meshSkipped,
     dense: dense ? { skipped: dense.skipped, points: dense.points ?? null, fusedPoints: dense.fusedPoints ?? null, images: dense.images ?? null, seconds: dense.seconds ?? null } : null,
     training: splat.trained ? { iterations: splat.iterations ?? null, minutes: splat.minutes ?? null, resumedFrom: splat.resumedFrom ?? 0 } : null,

@@ -8,6 +8,7 @@ import type { StageContext, StageDefinition, StageName, ScanJobInput } from "./s
 import { featuresStage, mappingStage, matchingStage, type MappingResult } from "./stages/colmap.server";
 import { denseStage } from "./stages/dense.server";
 import { exportStage } from "./stages/export.server";
+import { meshStage } from "./stages/mesh.server";
 import { framesStage, ingestStage } from "./stages/input.server";
 import { evaluationStage, splatStage } from "./stages/splat.server";
 
@@ -19,6 +20,7 @@ export const PIPELINE: StageDefinition[] = [
   matchingStage,
   mappingStage,
   denseStage,
+  meshStage,
   splatStage,
   evaluationStage,
   exportStage,

@@ -8,7 +8,7 @@ import type { WorkerConfig } from "./config.server";
  * `node scripts/build-native.mjs`) that a scan needs. A worker without one of them does not take
  * scans (issue 17 item 1); add a program here when a stage starts calling it with ctx.native().
  */
-export const REQUIRED_NATIVE_PROGRAMS = ["sr-stereo", "sr-train"] as const;
+export const REQUIRED_NATIVE_PROGRAMS = ["sr-stereo", "sr-texture", "sr-train"] as const;
 
 /** A tool a scan needs that this machine lacks, said so that an operator can act on it. */
 export interface MissingTool {

@@ -12,6 +12,7 @@ import { encodeOrientedPointsPly, validateSplatPly } from "../splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import type { FramesResult } from "./input.server";
 import type { DenseResult } from "./dense.server";
+import { MESH_FILE, type MeshResult } from "./mesh.server";
 import type { SplatResult } from "./splat.server";
 
 export interface ExportResult {
@@ -39,6 +40,15 @@ const POISSON_TRIM = 4;
  */
 async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
   if (ctx.config.SCAN_MESH === "off") return { result: null, skipped: "mesh export is off on this worker" };
+  // The textured mesh of the mesh stage, checked again; without one, a vertex-coloured Poisson mesh.
+  const textured = ctx.results.mesh as MeshResult | undefined;
+  if (textured && !textured.skipped && existsSync(ctx.path(MESH_FILE))) {
+    const glb = await readFile(ctx.path(MESH_FILE));
+    const checked = validateGlb(glb);
+    await assertValidGltf(glb);
+    await writeFile(ctx.path("export/mesh.glb"), glb);
+    return { result: { bytes: glb.length, ...checked }, skipped: null };
+  }
   const dense = ctx.results.dense as DenseResult | undefined;
   if (dense && !dense.skipped && dense.roi && existsSync(ctx.path("dense/points.ply"))) return exportDenseMesh(ctx, dense.roi);
   const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
@@ -67,9 +77,9 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
     return n ? [sum[0] / n, sum[1] / n, sum[2] / n] : null;
   });
   ctx.progress(0.2);
-  await mkdir(ctx.path("mesh"), { recursive: true });
-  await writeFile(ctx.path("mesh/points.ply"), encodeOrientedPointsPly(positions, normals, colors));
-  return poissonGlb(ctx, { input: ctx.path("mesh/points.ply"), depth: ctx.config.SCAN_MESH_DEPTH, roi: null });
+  await mkdir(ctx.path("export-mesh"), { recursive: true });
+  await writeFile(ctx.path("export-mesh/points.ply"), encodeOrientedPointsPly(positions, normals, colors));
+  return poissonGlb(ctx, { input: ctx.path("export-mesh/points.ply"), depth: ctx.config.SCAN_MESH_DEPTH, roi: null });
 }
 
 /**
@@ -87,14 +97,14 @@ async function exportDenseMesh(ctx: StageContext, roi: RegionOfInterest): Promis
  * turned from COLMAP's frame (y down, z forward) to glTF's (y up, z towards the viewer).
  */
 async function poissonGlb(ctx: StageContext, input: { input: string; depth: number; roi: RegionOfInterest | null }): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
-  await mkdir(ctx.path("mesh"), { recursive: true });
+  await mkdir(ctx.path("export-mesh"), { recursive: true });
   try {
     await ctx.tool({
       command: ctx.config.COLMAP_BIN,
       args: [
         "poisson_mesher",
         "--input_path", input.input,
-        "--output_path", ctx.path("mesh/meshed.ply"),
+        "--output_path", ctx.path("export-mesh/meshed.ply"),
         "--PoissonMeshing.depth", String(input.depth),
         "--PoissonMeshing.trim", String(POISSON_TRIM),
         "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
@@ -107,7 +117,7 @@ async function poissonGlb(ctx: StageContext, input: { input: string; depth: numb
     throw error;
   }
   ctx.progress(0.7);
-  const meshed = readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/meshed.ply"))));
+  const meshed = readMeshPly(new Uint8Array(await readFile(ctx.path("export-mesh/meshed.ply"))));
   const mesh = input.roi ? cropMesh(meshed, input.roi) : meshed;
   if (mesh.indices.length === 0) return { result: null, skipped: input.roi ? "the Poisson mesher found no surface inside the region of interest" : "the Poisson mesher found no surface" };
   for (let i = 0; i < mesh.positions.length; i += 3) {
@@ -118,7 +128,7 @@ async function poissonGlb(ctx: StageContext, input: { input: string; depth: numb
   const checked = validateGlb(glb);
   await assertValidGltf(glb);
   await writeFile(ctx.path("export/mesh.glb"), glb);
-  await rm(ctx.path("mesh"), { recursive: true, force: true });
+  await rm(ctx.path("export-mesh"), { recursive: true, force: true });
   return { result: { bytes: glb.length, ...checked }, skipped: null };
 }
 
