@@ -1,4 +1,4 @@
-import { createReadStream, existsSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
 import { db, type Prisma } from "~/db.server";
 import { consumeCredits, releaseCredits, settleReservation, withCreditLedger, type Tx } from "~/domain/credits.server";
 import { notify } from "~/domain/notifications.server";
@@ -64,6 +64,7 @@ export interface ScanMetrics {
   matching?: MatchingResult["mode"];
   frameSelection?: FramesResult["selection"];
   mesh?: { vertices: number; triangles: number; bytes: number; textureSize?: [number, number] | null } | null;
+  meshLite?: { triangles: number | null; bytes: number | null } | null;
   dense?: { skipped: string | null; points: number | null; fusedPoints: number | null; images: number | null; seconds: Record<string, number> | null } | null;
   training?: { iterations: number | null; minutes: number | null; resumedFrom: number } | null;
   trainingFailed?: string | null;
@@ -114,12 +115,15 @@ export async function publishScan(input: {
   const base = `items/${job.itemId}/scan/`;
   const plyKey = `${base}model-${tag}.ply`;
   const glbKey = exported.glb ? `${base}mesh-${tag}.glb` : null;
+  const liteSize = glbKey && existsSync(cp.local("export/mesh-lite.glb")) ? statSync(cp.local("export/mesh-lite.glb")).size : null;
+  const glbLiteKey = liteSize !== null ? `${base}mesh-lite-${tag}.glb` : null;
   // The dense points before cropping to the subject, kept for the owner (issue 14, item 6).
   const uncroppedKey = existsSync(cp.local(UNCROPPED_POINTS)) ? `${base}points-uncropped-${tag}.ply` : null;
   const deliveryKey = exported.delivery ? deliveryCopyKey(job.itemId, plyKey, exported.delivery.format) : null;
   const thumbnail = `items/${job.itemId}/thumbnail/scan-${tag}`;
   await upload(plyKey, cp.local("export/model.ply"), "application/octet-stream");
   if (glbKey) await upload(glbKey, cp.local("export/mesh.glb"), "model/gltf-binary");
+  if (glbLiteKey) await upload(glbLiteKey, cp.local("export/mesh-lite.glb"), "model/gltf-binary");
   if (uncroppedKey) await upload(uncroppedKey, cp.local(UNCROPPED_POINTS), "application/octet-stream");
   if (deliveryKey) await upload(deliveryKey, cp.local("export/model.sog"), "application/octet-stream");
   await upload(thumbnail, cp.local("export/thumbnail.jpg"), "image/jpeg");
@@ -132,6 +136,7 @@ export async function publishScan(input: {
     preview: !splat.trained,
     trainer: splat.trainer,
     mesh: exported.glb ? { ...exported.glb, textureSize: (outcome.results.mesh as MeshResult | undefined)?.textureSize ?? null } : null,
+    meshLite: glbLiteKey ? { triangles: (outcome.results.mesh as MeshResult | undefined)?.liteTriangles ?? null, bytes: liteSize } : null,
     meshSkipped: exported.meshSkipped,
     dense: dense ? { skipped: dense.skipped, points: dense.points ?? null, fusedPoints: dense.fusedPoints ?? null, images: dense.images ?? null, seconds: dense.seconds ?? null } : null,
     training: splat.trained ? { iterations: splat.iterations ?? null, minutes: splat.minutes ?? null, resumedFrom: splat.resumedFrom ?? 0 } : null,
@@ -168,6 +173,8 @@ export async function publishScan(input: {
           : { deliveryKey: null, deliverySize: null, deliveryFormat: null, deliverySourceKey: null }),
         meshKey: glbKey,
         meshSize: glbKey && exported.glb ? BigInt(exported.glb.bytes) : null,
+        meshLiteKey: glbLiteKey,
+        meshLiteSize: liteSize !== null ? BigInt(liteSize) : null,
         ...(openingSettings ? { settings: openingSettings.settings as Prisma.InputJsonValue, settingsVersion: openingSettings.settingsVersion } : {}),
         isPreview: !splat.trained,
         // An owner's own thumbnail is kept.

@@ -12,7 +12,7 @@ import { encodeOrientedPointsPly, validateSplatPly } from "../splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import type { FramesResult } from "./input.server";
 import type { DenseResult } from "./dense.server";
-import { MESH_FILE, type MeshResult } from "./mesh.server";
+import { MESH_FILE, MESH_LITE_FILE, type MeshResult } from "./mesh.server";
 import type { SplatResult } from "./splat.server";
 
 export interface ExportResult {
@@ -44,10 +44,17 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
   const textured = ctx.results.mesh as MeshResult | undefined;
   if (textured && !textured.skipped && existsSync(ctx.path(MESH_FILE))) {
     const glb = await readFile(ctx.path(MESH_FILE));
-    const checked = validateGlb(glb);
+    validateGlb(glb);
     await assertValidGltf(glb);
     await writeFile(ctx.path("export/mesh.glb"), glb);
-    return { result: { bytes: glb.length, ...checked }, skipped: null };
+    if (existsSync(ctx.path(MESH_LITE_FILE))) {
+      const lite = await readFile(ctx.path(MESH_LITE_FILE));
+      validateGlb(lite);
+      await assertValidGltf(lite);
+      await writeFile(ctx.path("export/mesh-lite.glb"), lite);
+    }
+    // Triangles as the mesh stage counted them (its GLB draws faces without shared vertices).
+    return { result: { bytes: glb.length, vertices: textured.vertices ?? 0, triangles: textured.triangles ?? 0 }, skipped: null };
   }
   const dense = ctx.results.dense as DenseResult | undefined;
   if (dense && !dense.skipped && dense.roi && existsSync(ctx.path("dense/points.ply"))) return exportDenseMesh(ctx, dense.roi);
