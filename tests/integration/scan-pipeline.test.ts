@@ -314,9 +314,10 @@ describe("an image-set scan", () => {
 
         // The published .ply, drawn by Spark as the viewer draws it, from the same held-out camera.
         const splatRender = await inspector.renderSplat(ply, meshCameraOf(heldOut, camera.params[0], photo.width, photo.height));
-        const splatScore = maskedPsnr(splatRender, photo.data, photo.width, photo.height);
+        // Splats blend: every pixel the splat covers at least half counts.
+        const splatScore = maskedPsnr(splatRender, photo.data, photo.width, photo.height, 128);
         writeFileSync(path.join(ROOT, "tests/.tmp/scan-heldout-splat.png"), PNG.sync.write(Object.assign(new PNG({ width: photo.width, height: photo.height }), { data: Buffer.from(splatRender) })));
-        console.warn(`[scan] trained splat in Spark from held-out view image-009: PSNR ${splatScore.psnr.toFixed(2)} dB over the ${(splatScore.coverage * 100).toFixed(1)} % of pixels it covers fully (bound 20 dB)`);
+        console.warn(`[scan] trained splat in Spark from held-out view image-009: PSNR ${splatScore.psnr.toFixed(2)} dB over the ${(splatScore.coverage * 100).toFixed(1)} % of pixels it covers at least half (bound 20 dB)`);
         expect(splatScore.coverage).toBeGreaterThan(0.3);
         expect(splatScore.psnr).toBeGreaterThanOrEqual(20);
       } finally {

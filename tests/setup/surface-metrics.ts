@@ -256,12 +256,15 @@ export function surfaceAgreement(input: {
   return { diagonal, medianDistance, coverage: seen ? covered / seen : 0, reconstructionSamples: distances.length, visibleTruthSamples: seen };
 }
 
-/** PSNR (dB) of two RGBA images over the pixels where `mask` (the rendered mesh's alpha) is set. */
-export function maskedPsnr(rendered: Uint8Array, photo: Uint8Array, width: number, height: number): { psnr: number; coverage: number } {
+/**
+ * PSNR (dB) of two RGBA images over the pixels the render drew (its alpha at least `minAlpha`: 255 for a
+ * mesh; a splat's edges are partly transparent).
+ */
+export function maskedPsnr(rendered: Uint8Array, photo: Uint8Array, width: number, height: number, minAlpha = 255): { psnr: number; coverage: number } {
   let sum = 0,
     n = 0;
   for (let i = 0; i < width * height; i++) {
-    if (rendered[i * 4 + 3] < 255) continue;
+    if (rendered[i * 4 + 3] < minAlpha) continue;
     for (let k = 0; k < 3; k++) sum += (rendered[i * 4 + k] - photo[i * 4 + k]) ** 2;
     n += 3;
   }
