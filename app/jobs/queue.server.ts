@@ -30,10 +30,27 @@ async function startQueue(connectionString: string): Promise<PgBoss> {
   boss.on("error", (error) => logger.warn("job queue error", { error }));
   await boss.start();
   // Idempotent (ON CONFLICT DO NOTHING); a scan is retried twice after a crash of its worker.
-  await boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 });
-  await boss.createQueue(STOREFRONT_SYNC_QUEUE, { name: STOREFRONT_SYNC_QUEUE, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 });
-  await boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 });
+  await retryOnDeadlock(() => boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 }));
+  await retryOnDeadlock(() =>
+    boss.createQueue(STOREFRONT_SYNC_QUEUE, { name: STOREFRONT_SYNC_QUEUE, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 }),
+  );
+  await retryOnDeadlock(() => boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 }));
   return boss;
+}
+
+/**
+ * Two processes creating the same queue at once (a web process and a scan worker starting together) can
+ * make PostgreSQL end one of them as a deadlock victim; the statement is idempotent, so it is run again.
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof Error && /deadlock detected/i.test(error.message)) || attempt >= attempts) throw error;
+      await new Promise<void>((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
 }
 
 /** The started queue of this process (created on first use; its schema is migrated by pg-boss). */

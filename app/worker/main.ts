@@ -51,7 +51,7 @@ async function main() {
   }
   if (stopping) return;
 
-  worker = await startWithRetries(() => startScanWorker({ config }));
+  worker = await startScanWorker({ config });
   logger.info("scan worker ready", {
     concurrency: config.SCAN_WORKER_CONCURRENCY,
     threads: config.SCAN_THREADS,
@@ -68,23 +68,6 @@ async function main() {
       .catch((error) => logger.warn("could not report the scan tools", { error }));
   }, TOOL_RECHECK_MS);
   timer.unref();
-}
-
-/**
- * Starting the job queue installs or checks pg-boss's schema; a web process doing the same at that moment
- * can make PostgreSQL pick one of them as a deadlock victim (seen in tests). That is transient: retry.
- */
-async function startWithRetries<T>(start: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (error) {
-      const transient = error instanceof Error && /deadlock detected|could not serialize/i.test(error.message);
-      if (!transient || attempt >= attempts) throw error;
-      logger.warn("the scan worker's start met a transient database error; retrying", { attempt, error: error.message });
-      await new Promise<void>((resolve) => setTimeout(resolve, 500 * attempt));
-    }
-  }
 }
 
 main().catch((error) => {
