@@ -7,6 +7,8 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { env } from "./app/env.server";
+import { drainServer } from "./app/lib/graceful-shutdown.server";
 import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defence.server";
 import { legacyHostRedirect, parseLegacyHosts } from "./app/lib/legacy";
 
@@ -106,7 +108,19 @@ if (isMain) {
     process.stdout.write(`[scanroom] serving http://localhost:${port}\n`);
   });
   installProcessGuards(server);
-  const shutdown = () => server.close(() => process.exit(0));
+  // SIGTERM: readiness says 503 at once, the listener closes after SHUTDOWN_DELAY_SECONDS, requests in flight
+  // get up to SHUTDOWN_GRACE_SECONDS more (docs/deployment.md). Ctrl-C (SIGINT) skips the delay.
+  const { SHUTDOWN_DELAY_SECONDS, SHUTDOWN_GRACE_SECONDS } = env();
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const delayMs = signal === "SIGTERM" ? SHUTDOWN_DELAY_SECONDS * 1000 : 0;
+    void drainServer(server, { delayMs, graceMs: SHUTDOWN_GRACE_SECONDS * 1000 }).then((clean) => {
+      if (!clean) process.stderr.write("[scanroom] requests still open at the shutdown grace limit were cut\n");
+      process.exit(0);
+    });
+  };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
 }

@@ -34,6 +34,10 @@ const baseSchema = z.object({
   SCANROOM_PROFILE: z.enum(["local", "production"]).default("local"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** On SIGTERM: seconds /readyz answers 503 before the listener closes (a balancer's time to notice). */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  /** Then: seconds requests in flight may still take before they are cut. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
   APP_URL: z.string().url().default("http://localhost:3000"),
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),

@@ -1,11 +1,11 @@
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
  * The real built app (build/server, made once by the test runner) served over real HTTP on a free
  * port, against this test file's own database (tests/setup/per-file-database.ts).
  */
-export async function startTestServer(): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startTestServer(): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -16,6 +16,7 @@ export async function startTestServer(): Promise<{ url: string; close: () => Pro
   server.on("request", app);
   return {
     url,
+    server,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

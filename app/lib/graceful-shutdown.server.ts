@@ -1,0 +1,34 @@
+// How the web process stops on SIGTERM (issue 19 item 4, docs/deployment.md): readiness turns to 503 at
+// once so a load balancer stops sending; after `delayMs` (the balancer's time to notice) the server stops
+// accepting connections, closes idle keep-alive ones and lets requests in flight finish; whatever is
+// still open after `graceMs` is cut so the process can exit inside the process manager's own limit.
+import type { Server } from "node:http";
+import { markDraining } from "./draining";
+
+export interface DrainOptions {
+  /** Time between readiness turning 503 and the listener closing. */
+  delayMs: number;
+  /** Time after the listener closed that requests in flight may still take. */
+  graceMs: number;
+}
+
+/** Resolves `true` when every request finished by itself, `false` when some were cut at the grace limit. */
+export async function drainServer(server: Server, { delayMs, graceMs }: DrainOptions): Promise<boolean> {
+  markDraining();
+  if (delayMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, delayMs));
+  // A keep-alive connection that sends another request gets its answer and is then closed.
+  server.on("request", (_req, res) => {
+    if (!res.headersSent) res.setHeader("Connection", "close");
+  });
+  return new Promise<boolean>((resolve) => {
+    const cut = setTimeout(() => {
+      server.closeAllConnections();
+      resolve(false);
+    }, graceMs);
+    server.close(() => {
+      clearTimeout(cut);
+      resolve(true);
+    });
+    server.closeIdleConnections();
+  });
+}
