@@ -3,8 +3,8 @@
 // one runs on TEST_AUTH_EMULATOR_PORT. Run:
 //   npx tsx bench/upload.bench.ts            (both)
 //   npx tsx bench/upload.bench.ts images     (or: video)
-// 1. Throughput of 300 × 2 MB images through the app (the dialog's image-set flow: an upload link
-//    from the API per file, then the PUT, 4 at a time, then the scan request) versus plain PUTs of
+// 1. Throughput of 300 × 2 MB images through the app (the dialog's image-set flow: upload links in
+//    batches of 100 from POST /v1/upload/image/{id}/files, then the PUTs, 4 at a time, then the scan request) versus plain PUTs of
 //    the same bytes to the same server (signed URLs made beforehand), and their ratio.
 // 2. A 500 MB video uploaded in parts, whole, and then cut at 50 % (the connection drops under the
 //    parts in flight): the time from the cut to the end of the upload, and what was sent again.
@@ -112,7 +112,7 @@ async function imagesBench() {
   for (const [i, run] of runs.entries()) {
     print(
       `  round ${i + 1}: plain PUTs ${run.plain.toFixed(2)} s (${(totalMb / run.plain).toFixed(0)} MB/s); ` +
-        `through the app ${run.app.toFixed(2)} s (${(totalMb / run.app).toFixed(0)} MB/s, incl. 300 link requests and the scan request); ` +
+        `through the app ${run.app.toFixed(2)} s (${(totalMb / run.app).toFixed(0)} MB/s, incl. 3 batch link requests and the scan request); ` +
         `ratio app/plain throughput ${(run.plain / run.app).toFixed(2)}`,
     );
   }

@@ -115,6 +115,12 @@ export const uploadVideoQuerySchema = z.object({
 
 export const uploadImageFileQuerySchema = z.object({ filename: z.string().min(1).max(100) });
 
+/** Names per request of POST /v1/upload/image/{id}/files (a set of MAX_IMAGES takes a few requests). */
+export const IMAGE_LINKS_PER_REQUEST = 100;
+export const uploadImageFilesBodySchema = z
+  .object({ filenames: z.array(z.string().min(1).max(100)).min(1).max(IMAGE_LINKS_PER_REQUEST) })
+  .strict();
+
 export const inputBucketPathSchema = z.string().min(1, "must not be empty").max(512);
 
 export const videoScanBodySchema = z

@@ -118,21 +118,48 @@ export async function createImageFolder(input: { itemId: string; ownerId: string
  * One image's upload link (SPEC §7 GET /upload/image/{id}/file?filename=). Names are image-001.jpg,
  * image-002.png … (3 digits, the file's own image extension). A set never holds more than 300.
  */
+const IMAGE_NAME_RULE = "must be image-NNN.<ext>: three digits from 001 and an image extension (jpg, jpeg, png, webp, heic, heif, tif, tiff, bmp).";
+
+/** GET /v1/upload/image/{id}/file: one photo's upload link (SPEC §7). */
 export async function createImageFileUploadUrl(input: { itemId: string; ownerId: string; fileName: string }): Promise<UploadUrl> {
-  if (!parseImageUploadName(input.fileName)) {
-    throw invalidInput("filename must be image-NNN.<ext>: three digits from 001 and an image extension (jpg, jpeg, png, webp, heic, heif, tif, tiff, bmp).");
-  }
-  const item = await getUploadingItem({ ...input, uploadType: "image" });
-  const key = `${imageFolderKey(item.id)}${input.fileName}`;
-  const existing = await db().upload.findUnique({ where: { key } });
-  if (!existing) {
+  if (!parseImageUploadName(input.fileName)) throw invalidInput(`filename ${IMAGE_NAME_RULE}`);
+  const [link] = await createImageFileUploadUrls({ itemId: input.itemId, ownerId: input.ownerId, fileNames: [input.fileName] });
+  return { path: link.path, url: link.url };
+}
+
+/**
+ * Upload links for many photos of a set in one request (issue 19 item 5: per-file link requests made
+ * a 300-photo upload ~0.5× as fast as plain PUTs). Same rules as one at a time: the item is the
+ * caller's image set, still uploading; names follow image-NNN; at most MAX_IMAGES photos in all.
+ */
+export async function createImageFileUploadUrls(input: {
+  itemId: string;
+  ownerId: string;
+  fileNames: string[];
+}): Promise<Array<UploadUrl & { filename: string }>> {
+  const badIndex = input.fileNames.findIndex((name) => !parseImageUploadName(name));
+  if (badIndex >= 0) throw invalidInput(`filenames.${badIndex} ${IMAGE_NAME_RULE}`);
+  if (new Set(input.fileNames).size !== input.fileNames.length) throw invalidInput("filenames must not repeat a name.");
+  const item = await getUploadingItem({ itemId: input.itemId, ownerId: input.ownerId, uploadType: "image" });
+  const keys = input.fileNames.map((name) => `${imageFolderKey(item.id)}${name}`);
+  const existing = new Set((await db().upload.findMany({ where: { itemId: item.id, key: { in: keys } }, select: { key: true } })).map((row) => row.key));
+  const fresh = input.fileNames.filter((_, i) => !existing.has(keys[i]));
+  if (fresh.length > 0) {
     const count = await db().upload.count({ where: { itemId: item.id, kind: "image" } });
-    if (count >= MAX_IMAGES) throw invalidFile(MESSAGES.tooManyImages);
-    // Two links for the same name at once both land on the one row.
-    await db().upload.createMany({ data: { itemId: item.id, kind: "image", key, fileName: input.fileName }, skipDuplicates: true });
+    if (count + fresh.length > MAX_IMAGES) throw invalidFile(MESSAGES.tooManyImages);
+    // Two requests for the same name at once both land on the one row.
+    await db().upload.createMany({
+      data: fresh.map((fileName) => ({ itemId: item.id, kind: "image" as const, key: `${imageFolderKey(item.id)}${fileName}`, fileName })),
+      skipDuplicates: true,
+    });
   }
-  const url = await storage().createUploadUrl({ key, expiresInSeconds: UPLOAD_URL_SECONDS, maxBytes: MAX_SCAN_IMAGE_BYTES });
-  return { path: key, url };
+  return Promise.all(
+    input.fileNames.map(async (filename, i) => ({
+      filename,
+      path: keys[i],
+      url: await storage().createUploadUrl({ key: keys[i], expiresInSeconds: UPLOAD_URL_SECONDS, maxBytes: MAX_SCAN_IMAGE_BYTES }),
+    })),
+  );
 }
 
 /**

@@ -34,8 +34,10 @@ function fakeApi(overrides: Partial<Record<string, (request: ApiRequest) => unkn
         return { item_id: "00000000-0000-4000-8000-000000000001" };
       case "GET /upload/image/{id}":
         return { path: "items/x/images/", url: "/v1/upload/image/x/file" };
-      case "GET /upload/image/{id}/file":
-        return { path: `items/x/images/${request.query!.filename}`, url: `put://${request.query!.filename}` };
+      case "POST /upload/image/{id}/files":
+        return {
+          files: (request.body as { filenames: string[] }).filenames.map((filename) => ({ filename, path: `items/x/images/${filename}`, url: `put://${filename}` })),
+        };
       case "GET /upload/video/{id}":
         return { path: "items/x/video/v.mp4", url: "put://whole", part_size: 4, part_urls: ["put://p1", "put://p2", "put://p3"] };
       default:
@@ -132,6 +134,18 @@ describe("the image-set flow", () => {
     expect([...storage.stored.keys()].sort()).toEqual(["put://image-001.jpg", "put://image-002.png", "put://image-003.jpeg"]);
     expect(storage.attempts.get("put://image-002.png")).toBe(2);
     expect(calls.at(-1)).toEqual({ path: `/scan/image/${itemId}`, request: { method: "POST", body: { input_bucket_path: "items/x/images/" } } });
+  });
+
+  it("asks for the links in batches of at most 100 names, each name once", async () => {
+    const { api, calls } = fakeApi();
+    const storage = fakeStorage();
+    const files = Array.from({ length: 250 }, (_, i) => file(`P${i}.jpg`, "x"));
+    await uploadImageSetScan({ api, files, put: storage.put, retry: noWait });
+    const batches = calls.filter((c) => c.path.endsWith("/files")).map((c) => (c.request.body as { filenames: string[] }).filenames);
+    expect(batches.map((names) => names.length)).toEqual([100, 100, 50]);
+    expect(batches.flat()).toEqual(files.map((_, i) => `image-${String(i + 1).padStart(3, "0")}.jpg`));
+    expect(storage.stored.size).toBe(250);
+    expect(calls.some((c) => c.path.endsWith("/file"))).toBe(false);
   });
 
   it("deletes the created item when an upload is refused, and re-throws", async () => {

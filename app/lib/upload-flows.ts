@@ -1,4 +1,5 @@
 import type { ApiClient } from "./api-client";
+import { IMAGE_LINKS_PER_REQUEST } from "~/domain/schemas";
 import {
   fileExtension,
   imageSetName,
@@ -274,23 +275,28 @@ export async function uploadImageSetScan({
   });
   try {
     const folder = await withRetry(() => api<UploadUrl>(`/upload/image/${itemId}`), transfer.retry);
-    // Each file's link is asked for while earlier files are still uploading, so the PUT lanes never
-    // wait on an API round trip.
-    const links = new Map<number, Promise<UploadUrl>>();
-    const linkFor = (index: number) => {
-      if (index >= files.length) return null;
-      let link = links.get(index);
-      if (!link) {
-        const filename = imageUploadName(index, files[index].name);
-        link = withRetry(() => api<UploadUrl>(`/upload/image/${itemId}/file`, { query: { filename } }), transfer.retry);
-        link.catch(() => undefined); // awaited (and reported) by the lane that uploads this file
-        links.set(index, link);
+    // Links come in batches (one request per IMAGE_LINKS_PER_REQUEST photos); the next batch is asked for
+    // while this one uploads, so the PUT lanes never wait on an API round trip.
+    const batches = new Map<number, Promise<Map<string, UploadUrl>>>();
+    const batchFor = (batch: number) => {
+      const from = batch * IMAGE_LINKS_PER_REQUEST;
+      if (from >= files.length) return null;
+      let links = batches.get(batch);
+      if (!links) {
+        const filenames = files.slice(from, from + IMAGE_LINKS_PER_REQUEST).map((file, i) => imageUploadName(from + i, file.name));
+        links = withRetry(
+          () => api<{ files: Array<UploadUrl & { filename: string }> }>(`/upload/image/${itemId}/files`, { method: "POST", body: { filenames } }),
+          transfer.retry,
+        ).then(({ files: signed }) => new Map(signed.map((link) => [link.filename, link])));
+        links.catch(() => undefined); // awaited (and reported) by the lanes that upload these files
+        batches.set(batch, links);
       }
-      return link;
+      return links;
     };
     await runPool(files, concurrency, async (file, index) => {
-      const link = await linkFor(index)!;
-      linkFor(index + concurrency);
+      const batch = Math.floor(index / IMAGE_LINKS_PER_REQUEST);
+      const link = (await batchFor(batch)!).get(imageUploadName(index, file.name))!;
+      if (index % IMAGE_LINKS_PER_REQUEST >= IMAGE_LINKS_PER_REQUEST / 2) batchFor(batch + 1);
       await withRetry(async () => {
         onFileProgress?.(index, 0, file.size);
         await put(link.url, file, (loaded) => onFileProgress?.(index, Math.min(loaded, file.size), file.size));

@@ -485,3 +485,53 @@ describe("the credit ledger", () => {
     expect(reservations.map((r) => r.amount)).toEqual([0, 0, 0, 0]);
   });
 });
+
+describe("POST /v1/upload/image/{id}/files (links for many photos at once)", () => {
+  const names = (from: number, count: number) => Array.from({ length: count }, (_, i) => `image-${String(from + i).padStart(3, "0")}.jpg`);
+  const links = (owner: TestIdentity | null, itemId: string, filenames: unknown) =>
+    api("POST", `/upload/image/${itemId}/files`, { token: owner?.idToken, body: { filenames } });
+  const uploadRows = async (itemId: string) => (await database()).upload.count({ where: { itemId } });
+
+  it("signs each name once, in order, and the links take the photos that a scan then accepts", async () => {
+    const gil = await createIdentity({ name: "Gil" });
+    const itemId = await createItem(gil, "image");
+    const folder = await api("GET", `/upload/image/${itemId}`, { token: gil.idToken });
+    const first = await links(gil, itemId, names(1, 100));
+    const second = await links(gil, itemId, names(101, 20));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const files = [...first.json.data.files, ...second.json.data.files] as Array<{ filename: string; path: string; url: string }>;
+    expect(files.map((f) => f.filename)).toEqual(names(1, 120));
+    expect(files.every((f) => f.path === `${folder.json.data.path}${f.filename}`)).toBe(true);
+    for (const [i, link] of files.slice(0, 20).entries()) expect(await put(link.url, readFileSync(media.images[i]))).toBe(200);
+    // Asking again for names already signed adds no rows; the per-file route agrees with the batch one.
+    expect((await links(gil, itemId, names(1, 3))).status).toBe(200);
+    expect(await uploadRows(itemId)).toBe(120);
+    const single = await api("GET", `/upload/image/${itemId}/file?filename=image-001.jpg`, { token: gil.idToken });
+    expect(single.json.data.path).toBe(files[0].path);
+    expect((await scanImages(gil, itemId, folder.json.data.path)).status).toBe(200);
+  });
+
+  it("refuses bad names, repeats, too many at once, more than 300 in all, others' items and no sign-in, creating nothing", async () => {
+    const hal = await createIdentity({ name: "Hal" });
+    const itemId = await createItem(hal, "image");
+    const refusals: Array<[TestIdentity | null, unknown, number, string, RegExp]> = [
+      [hal, ["image-001.jpg", "photo.jpg"], 400, "invalid_input", /^filenames\.1 must be image-NNN/],
+      [hal, ["image-001.jpg", "image-001.jpg"], 400, "invalid_input", /^filenames must not repeat/],
+      [hal, names(1, 101), 400, "invalid_input", /filenames/],
+      [hal, [], 400, "invalid_input", /filenames/],
+      [hal, "image-001.jpg", 400, "invalid_input", /filenames/],
+      [bob, names(1, 2), 404, "not_found", /^Item not found\.$/],
+      [null, names(1, 2), 401, "unauthorized", /^Sign in to continue\.$/],
+    ];
+    for (const [who, filenames, status, error, message] of refusals) {
+      const res = await links(who, itemId, filenames);
+      expect([res.status, res.json.status, res.json.error]).toEqual([status, status, error]);
+      expect(res.json.message).toMatch(message);
+    }
+    expect(await uploadRows(itemId)).toBe(0);
+    for (let from = 1; from <= 300; from += 100) expect((await links(hal, itemId, names(from, 100))).status).toBe(200);
+    const over = await links(hal, itemId, ["image-300.jpg", "image-301.jpg"]);
+    expect([over.status, over.json.error, over.json.message]).toEqual([400, "invalid_file", "Number of selected images exceeded the maximum of 300 files."]);
+    expect(await uploadRows(itemId)).toBe(300);
+  });
+});
