@@ -109,7 +109,7 @@ if (isMain) {
   });
   installProcessGuards(server);
   // SIGTERM: readiness says 503 at once, the listener closes after SHUTDOWN_DELAY_SECONDS, requests in flight
-  // get up to SHUTDOWN_GRACE_SECONDS more (docs/deployment.md). Ctrl-C (SIGINT) skips the delay.
+  // get up to SHUTDOWN_GRACE_SECONDS more (docs/deploy.md). Ctrl-C (SIGINT) skips the delay.
   const { SHUTDOWN_DELAY_SECONDS, SHUTDOWN_GRACE_SECONDS } = env();
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -1,4 +1,4 @@
-// Liveness and readiness for a process manager or load balancer (issue 19 item 4, docs/deployment.md):
+// Liveness and readiness for a process manager or load balancer (issue 19 item 4, docs/deploy.md):
 // `/healthz` answers while the process runs; `/readyz` answers 200 only when this web process can do
 // its work — the database answers, the object store answers, the job queue is there — and it is not
 // draining for a shutdown.

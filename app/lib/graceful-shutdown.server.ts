@@ -1,4 +1,4 @@
-// How the web process stops on SIGTERM (issue 19 item 4, docs/deployment.md): readiness turns to 503 at
+// How the web process stops on SIGTERM (issue 19 item 4, docs/deploy.md): readiness turns to 503 at
 // once so a load balancer stops sending; after `delayMs` (the balancer's time to notice) the server stops
 // accepting connections, closes idle keep-alive ones and lets requests in flight finish; whatever is
 // still open after `graceMs` is cut so the process can exit inside the process manager's own limit.
