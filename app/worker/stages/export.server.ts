@@ -12,6 +12,7 @@ import { encodeOrientedPointsPly, validateSplatPly } from "../splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import type { FramesResult } from "./input.server";
 import type { DenseResult } from "./dense.server";
+import { summarizeWebGlb } from "../web-glb.server";
 import { MESH_FILE, MESH_LITE_FILE, type MeshResult } from "./mesh.server";
 import type { SplatResult } from "./splat.server";
 
@@ -44,12 +45,12 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
   const textured = ctx.results.mesh as MeshResult | undefined;
   if (textured && !textured.skipped && existsSync(ctx.path(MESH_FILE))) {
     const glb = await readFile(ctx.path(MESH_FILE));
-    validateGlb(glb);
+    await summarizeWebGlb(glb); // decodes the compressed geometry and atlas
     await assertValidGltf(glb);
     await writeFile(ctx.path("export/mesh.glb"), glb);
     if (existsSync(ctx.path(MESH_LITE_FILE))) {
       const lite = await readFile(ctx.path(MESH_LITE_FILE));
-      validateGlb(lite);
+      await summarizeWebGlb(lite);
       await assertValidGltf(lite);
       await writeFile(ctx.path("export/mesh-lite.glb"), lite);
     }

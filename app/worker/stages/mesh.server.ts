@@ -1,11 +1,13 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import type { RegionOfInterest } from "../dense-points";
+import { removeSmallComponents, simplifyToBudget } from "../mesh-cleanup";
 import { cropMesh, readMeshPly, validateGlb, type Mesh } from "../mesh-glb";
 import { assertValidGltf } from "../gltf-validation.server";
 import { ToolError } from "../run-tool.server";
 import type { StageContext, StageDefinition } from "../stage";
 import { encodeTexturedGlb, parseTexturedObj } from "../textured-glb";
 import { parseNativeProgress } from "../tool-progress";
+import { compressGlbForWeb, summarizeWebGlb } from "../web-glb.server";
 import type { DenseResult } from "./dense.server";
 import type { FramesResult } from "./input.server";
 
@@ -18,11 +20,21 @@ export interface MeshResult {
   vertices?: number;
   liteTriangles?: number;
   textureSize?: [number, number];
+  /** Bytes of the web-ready GLBs (meshopt geometry, WebP atlas), and of the main one before compression. */
+  bytes?: number;
+  liteBytes?: number;
+  uncompressedBytes?: number;
+  /** Floating pieces removed from the Poisson surface before texturing. */
+  removedComponents?: number;
   seconds?: Record<string, number>;
 }
 
 /** Poisson trim (COLMAP's density units): drops the surface the solver invents far from the points. */
 const POISSON_TRIM = 4;
+/** Poisson octree depth of the surface both levels are simplified from. */
+const POISSON_DEPTH = 9;
+/** Connected pieces with fewer than this share of the surface's faces are floaters, removed. */
+const MIN_COMPONENT_SHARE = 0.01;
 /** The photos the texture is baked from are undistorted at up to this long side (px). */
 const TEXTURE_VIEW_SIZE = 1600;
 /** Largest atlas side (texels) and the preferred texels per face cell. */
@@ -59,49 +71,55 @@ async function attempt(step: string, run: () => Promise<unknown>): Promise<strin
   }
 }
 
-/** One level of detail: Poisson at `depth`, cut to the ROI, textured into an atlas of at most `atlasMax`². */
+/** One level of detail: the cleaned surface simplified to `maxTriangles`, textured into an atlas of at most `atlasMax`². */
 interface Level {
   name: string;
-  depth: number;
   atlasMax: number;
   maxTriangles: number;
 }
 
-/** The main mesh and the light one for AR and product pages (a coarser Poisson grid, ≤ 50k triangles). */
+/** The main mesh and the light one for AR and product pages, both from one Poisson surface. */
 const LEVELS: Level[] = [
-  { name: "main", depth: 9, atlasMax: ATLAS_MAX, maxTriangles: 200_000 },
-  { name: "lite", depth: 7, atlasMax: 2048, maxTriangles: 50_000 },
+  { name: "main", atlasMax: ATLAS_MAX, maxTriangles: 200_000 },
+  { name: "lite", atlasMax: 2048, maxTriangles: 50_000 },
 ];
 
-type LevelOutcome = { skipped: string } | { skipped: null; glb: Buffer; triangles: number; vertices: number; textureSize: [number, number] };
+type LevelOutcome =
+  | { skipped: string }
+  | { skipped: null; glb: Uint8Array; uncompressedBytes: number; triangles: number; vertices: number; textureSize: [number, number] };
 
-async function texturedLevel(ctx: StageContext, roi: RegionOfInterest, level: Level, progress: [number, number]): Promise<LevelOutcome> {
-  const dir = `mesh/${level.name}`;
-  await mkdir(ctx.path(dir), { recursive: true });
-  const timeoutMs = ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000;
+/** The Poisson surface of the cropped dense points, cut to the ROI, without floaters. */
+async function cleanSurface(ctx: StageContext, roi: RegionOfInterest): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number }> {
   const poissonFailed = await attempt("Poisson meshing", () =>
     ctx.tool({
       command: ctx.config.COLMAP_BIN,
       args: [
         "poisson_mesher",
         "--input_path", ctx.path("dense/points.ply"),
-        "--output_path", ctx.path(`${dir}/poisson.ply`),
-        "--PoissonMeshing.depth", String(level.depth),
+        "--output_path", ctx.path("mesh/poisson.ply"),
+        "--PoissonMeshing.depth", String(POISSON_DEPTH),
         "--PoissonMeshing.trim", String(POISSON_TRIM),
         "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
       ],
       env: { QT_QPA_PLATFORM: "offscreen" },
-      timeoutMs,
+      timeoutMs: ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000,
     }),
   );
   if (poissonFailed) return { skipped: poissonFailed };
-  const surface = cropMesh(readMeshPly(new Uint8Array(await readFile(ctx.path(`${dir}/poisson.ply`)))), roi);
-  const faces = surface.indices.length / 3;
-  if (faces === 0) return { skipped: "the Poisson mesher found no surface inside the region of interest" };
-  if (faces > level.maxTriangles) return { skipped: `the ${level.name} surface has ${faces} triangles (more than ${level.maxTriangles})` };
-  await writeFile(ctx.path(`${dir}/surface.ply`), encodeMeshPly(surface));
+  const cropped = cropMesh(readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/poisson.ply")))), roi);
+  if (cropped.indices.length === 0) return { skipped: "the Poisson mesher found no surface inside the region of interest" };
+  const { mesh, removedComponents } = removeSmallComponents(cropped, MIN_COMPONENT_SHARE);
+  return { skipped: null, surface: mesh, removedComponents };
+}
+
+async function texturedLevel(ctx: StageContext, surface: Mesh, level: Level, progress: [number, number]): Promise<LevelOutcome> {
+  const dir = `mesh/${level.name}`;
+  await mkdir(ctx.path(dir), { recursive: true });
+  const timeoutMs = ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000;
+  const { mesh } = await simplifyToBudget(surface, level.maxTriangles);
+  await writeFile(ctx.path(`${dir}/surface.ply`), encodeMeshPly(mesh));
   const [from, to] = progress;
-  ctx.progress(from + 0.3 * (to - from));
+  ctx.progress(from + 0.1 * (to - from));
   const textureFailed = await attempt("texturing", () =>
     ctx.tool({
       command: ctx.native("sr-texture"),
@@ -116,7 +134,7 @@ async function texturedLevel(ctx: StageContext, roi: RegionOfInterest, level: Le
       ],
       parser: (line) => {
         const value = parseNativeProgress(line);
-        return value === null ? null : from + (0.3 + 0.65 * value) * (to - from);
+        return value === null ? null : from + (0.1 + 0.7 * value) * (to - from);
       },
       onProgress: (f) => ctx.progress(f),
       timeoutMs,
@@ -125,12 +143,16 @@ async function texturedLevel(ctx: StageContext, roi: RegionOfInterest, level: Le
   if (textureFailed) return { skipped: textureFailed };
   const png = new Uint8Array(await readFile(ctx.path(`${dir}/textured/atlas.png`)));
   const textured = parseTexturedObj(await readFile(ctx.path(`${dir}/textured/mesh.obj`), "utf8"));
-  const glb = encodeTexturedGlb(textured, png);
+  const raw = encodeTexturedGlb(textured, png);
+  await assertValidGltf(raw);
+  validateGlb(raw);
+  // Web-ready: meshopt geometry and a WebP atlas, checked again after compression.
+  const glb = await compressGlbForWeb(raw);
   await assertValidGltf(glb);
-  validateGlb(glb);
-  // PNG header: width and height are big-endian at bytes 16 and 20.
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  return { skipped: null, glb, triangles: textured.indices.length / 3, vertices: textured.positions.length / 3, textureSize: [view.getUint32(16), view.getUint32(20)] };
+  const summary = await summarizeWebGlb(glb);
+  const triangles = textured.indices.length / 3;
+  if (summary.triangles !== triangles || summary.textures.length !== 1) throw new Error("the compressed mesh does not decode to what was textured");
+  return { skipped: null, glb, uncompressedBytes: raw.length, triangles, vertices: summary.vertices, textureSize: summary.textures[0] };
 }
 
 async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<MeshResult> {
@@ -152,12 +174,18 @@ async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<Mesh
   ctx.progress(0.1);
 
   started = Date.now();
-  const main = await texturedLevel(ctx, roi, LEVELS[0], [0.1, 0.7]);
+  const surface = await cleanSurface(ctx, roi);
+  timings.poisson = seconds(started);
+  if (surface.skipped !== null) return { skipped: surface.skipped, seconds: timings };
+  ctx.progress(0.25);
+
+  started = Date.now();
+  const main = await texturedLevel(ctx, surface.surface, LEVELS[0], [0.25, 0.75]);
   timings.main = seconds(started);
   if (main.skipped !== null) return { skipped: main.skipped, seconds: timings };
   await writeFile(ctx.path(MESH_FILE), main.glb);
   started = Date.now();
-  const lite = await texturedLevel(ctx, roi, LEVELS[1], [0.7, 0.95]);
+  const lite = await texturedLevel(ctx, surface.surface, LEVELS[1], [0.75, 0.95]);
   timings.lite = seconds(started);
   if (lite.skipped !== null) return { skipped: `light mesh: ${lite.skipped}`, seconds: timings };
   await writeFile(ctx.path(MESH_LITE_FILE), lite.glb);
@@ -167,20 +195,25 @@ async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<Mesh
     vertices: main.vertices,
     liteTriangles: lite.triangles,
     textureSize: main.textureSize,
+    bytes: main.glb.length,
+    liteBytes: lite.glb.length,
+    uncompressedBytes: main.uncompressedBytes,
+    removedComponents: surface.removedComponents,
     seconds: timings,
   };
 }
 
 /**
- * The textured mesh (issue 14), at two levels of detail: Poisson surfaces of the dense points cut to the
- * region of interest, textured by sr-texture from the full-size undistorted photos, written as GLBs.
+ * The textured mesh (issue 14), at two levels of detail: the Poisson surface of the dense points cut to the
+ * region of interest, floaters removed, simplified to each level's budget, textured by sr-texture from the
+ * full-size undistorted photos, written as web-ready GLBs (meshopt geometry, WebP atlas).
  * A failing tool skips the mesh with its reason; only cancellation fails the stage.
  */
 export const meshStage: StageDefinition<MeshResult> = {
   name: "mesh",
-  version: 1,
+  version: 2,
   outputs: [MESH_FILE, MESH_LITE_FILE],
-  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, trim: POISSON_TRIM, views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
+  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: POISSON_TRIM, minComponent: MIN_COMPONENT_SHARE, views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
   async run(ctx) {
     await rm(ctx.path("mesh"), { recursive: true, force: true });
     if (ctx.config.SCAN_MESH === "off") return { skipped: "mesh building is off on this worker" };
@@ -196,7 +229,7 @@ export const meshStage: StageDefinition<MeshResult> = {
       result = { skipped: `the textured mesh could not be built: ${(error as Error).message}` };
     }
     // Only the GLBs are kept.
-    for (const scratch of ["mesh/texture-views", "mesh/main", "mesh/lite", "mesh/holdout.txt"]) await rm(ctx.path(scratch), { recursive: true, force: true });
+    for (const scratch of ["mesh/texture-views", "mesh/main", "mesh/lite", "mesh/holdout.txt", "mesh/poisson.ply"]) await rm(ctx.path(scratch), { recursive: true, force: true });
     if (result.skipped) {
       // A skipped mesh leaves no half set of files behind.
       for (const file of [MESH_FILE, MESH_LITE_FILE]) await rm(ctx.path(file), { force: true });
