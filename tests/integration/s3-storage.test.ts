@@ -34,7 +34,7 @@ async function upload(bytes: Uint8Array, modelType: "glb" | "ply") {
   expect(link.status).toBe(200);
   const { url, path: key } = link.json.data as { url: string; path: string };
   expect(url.startsWith(`${s3TestConfig().endpoint}/${s3TestConfig().bucket}/`)).toBe(true);
-  const put = await fetch(url, { method: "PUT", body: bytes });
+  const put = await fetch(url, { method: "PUT", body: new Uint8Array(bytes) });
   return { itemId, key, put };
 }
 

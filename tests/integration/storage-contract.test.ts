@@ -28,7 +28,7 @@ const bytesOf = (length: number) => new Uint8Array(randomBytes(length));
 const read = async (stream: Readable) => Buffer.concat((await stream.toArray()) as Buffer[]);
 // Large bodies are compared by digest: a deep equality over millions of bytes takes minutes.
 const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const put = (url: string, body: Uint8Array) => fetch(url, { method: "PUT", body });
+const put = (url: string, body: Uint8Array) => fetch(url, { method: "PUT", body: new Uint8Array(body) });
 
 describe.each(["local", "s3"])("the %s storage driver", (name) => {
   const store = () => drivers[name]();
