@@ -38,6 +38,11 @@ export class S3Storage implements StorageDriver {
       region: config.region ?? "auto",
       endpoint: config.endpoint,
       forcePathStyle: config.forcePathStyle,
+      // Checksums only where S3 requires them: by default the SDK signs into every presigned PUT the
+      // CRC32 of an *empty* body, and S3 then refuses the browser's real bytes (BadDigest). Found by
+      // the contract test against an S3 server that checks them (scripts/lib/s3-server.mjs).
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
       credentials:
         config.accessKeyId && config.secretAccessKey
           ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }

@@ -1,7 +1,8 @@
 import pg from "pg";
 // A plain ESM module shared with scripts/start.mjs (allowJs).
 import { migrate, seed, startAuthEmulator, log } from "../../scripts/lib/services.mjs";
-import { EMULATOR_PORT, FIREBASE_PROJECT_ID, TEMPLATE_DATABASE, TEST_PG_ADMIN_URL, databaseUrl } from "./config";
+import { startS3Server } from "../../scripts/lib/s3-server.mjs";
+import { EMULATOR_PORT, S3_PORT, FIREBASE_PROJECT_ID, TEMPLATE_DATABASE, TEST_PG_ADMIN_URL, databaseUrl } from "./config";
 
 /** Rebuilds the template database (migrated and seeded) that each test file clones. */
 export async function prepareTemplateDatabase() {
@@ -56,4 +57,21 @@ export async function ensureAuthEmulator(): Promise<() => Promise<void>> {
   log(`starting the Firebase Auth emulator on port ${EMULATOR_PORT}`);
   const emulator = await startAuthEmulator({ port: EMULATOR_PORT, projectId: FIREBASE_PROJECT_ID, workDir: `tests/.tmp/emulator-${EMULATOR_PORT}` });
   return emulator.stop;
+}
+
+/**
+ * Starts the S3 server for tests (s3rver behind our signature-checking edge, scripts/lib/s3-server.mjs)
+ * on TEST_S3_PORT or a free port, with a secret key made for this run, unless the runner already
+ * started one (TEST_S3_ENDPOINT set). Test files read where it is from `s3TestConfig()`.
+ */
+export async function ensureS3Server(): Promise<() => Promise<void>> {
+  if (process.env.TEST_S3_ENDPOINT) return async () => {};
+  const server = await startS3Server({ port: S3_PORT, dir: `tests/.tmp/s3-${process.pid}` });
+  log(`S3 server (s3rver behind a SigV4-checking edge) on ${server.endpoint}`);
+  // Set before the test workers start: they inherit this environment.
+  process.env.TEST_S3_ENDPOINT = server.endpoint;
+  process.env.TEST_S3_BUCKET = server.bucket;
+  process.env.TEST_S3_ACCESS_KEY_ID = server.accessKeyId;
+  process.env.TEST_S3_SECRET_ACCESS_KEY = server.secretAccessKey;
+  return server.stop;
 }
