@@ -73,7 +73,7 @@ export function contentSecurityPolicy({ nonce, surface, config }: { nonce: strin
     "script-src": unique([
       "'self'",
       `'nonce-${nonce}'`,
-      // WebAssembly only (no eval): Spark's splat sorter, three's Draco and Basis decoders.
+      // WebAssembly only (no eval): Spark's splat sorter, three's Draco, Basis and meshopt decoders.
       "'wasm-unsafe-eval'",
       ...firebase.script,
       recaptcha && "https://www.google.com/recaptcha/",
