@@ -1,11 +1,13 @@
 // Upload figures (issue 4), printed only (no pass/fail). Needs a build (npm run build) and the
 // machine's PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432); starts its own Auth emulator unless
 // one runs on TEST_AUTH_EMULATOR_PORT. Run:
-//   npx tsx bench/upload.bench.ts            (both)
-//   npx tsx bench/upload.bench.ts images     (or: video)
-// 1. Throughput of 300 × 2 MB images through the app (the dialog's image-set flow: upload links in
-//    batches of 100 from POST /v1/upload/image/{id}/files, then the PUTs, 4 at a time, then the scan request) versus plain PUTs of
-//    the same bytes to the same server (signed URLs made beforehand), and their ratio.
+//   npx tsx bench/upload.bench.ts                  (both, on local disk and on S3)
+//   npx tsx bench/upload.bench.ts images s3        (or: video; local)
+// 1. Throughput of 300 × 2 MB images through the app — the dialog's image-set flow (upload links in
+//    batches of 100 from POST /v1/upload/image/{id}/files, the PUTs 4 at a time, then the scan request) and
+//    the per-file flow it replaced (SPEC's GET …/file for each photo) — versus plain PUTs of the same bytes
+//    to the same store (signed URLs made beforehand), and their ratios; on local disk and on S3 (the test
+//    suite's S3 server: s3rver behind our signature-checking edge, each mode in a process of its own).
 // 2. A 500 MB video uploaded in parts, whole, and then cut at 50 % (the connection drops under the
 //    parts in flight): the time from the cut to the end of the upload, and what was sent again.
 import { randomBytes } from "node:crypto";
@@ -17,6 +19,16 @@ import { EMULATOR_HOST, FIREBASE_PROJECT_ID, databaseUrl } from "../tests/setup/
 import { adminQuery, print } from "./bench-support";
 
 const which = process.argv[2] ?? "both";
+const stores = process.argv[3] ?? "both";
+if (stores === "both") {
+  // The storage driver is fixed per process: one child per store.
+  const { spawnSync } = await import("node:child_process");
+  for (const store of ["local", "s3"]) {
+    const run = spawnSync(process.execPath, ["--import", "tsx", process.argv[1], which, store], { stdio: "inherit" });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+  }
+  process.exit(0);
+}
 const database = `scanroom_bench_upload_${process.pid}`;
 const storageDir = mkdtempSync(path.join(os.tmpdir(), "scanroom-bench-upload-"));
 const MB = 1024 * 1024;
@@ -34,7 +46,13 @@ Object.assign(process.env, {
   LOG_LEVEL: "warn",
 });
 
-const { ensureAuthEmulator } = await import("../tests/setup/services");
+const { ensureAuthEmulator, ensureS3Server } = await import("../tests/setup/services");
+let stopS3 = async () => {};
+if (stores === "s3") {
+  stopS3 = await ensureS3Server();
+  const { s3AppEnv } = await import("../tests/setup/config");
+  Object.assign(process.env, s3AppEnv());
+}
 const { startTestServer } = await import("../tests/setup/test-server");
 const { createIdentity } = await import("../tests/setup/firebase-users");
 const { ApiError } = await import("~/lib/api-client");
@@ -46,6 +64,13 @@ type PutBlob = import("~/lib/upload-flows").PutBlob;
 const stopEmulator = await ensureAuthEmulator();
 const server = await startTestServer();
 const user = await createIdentity({ name: "Bench" });
+{
+  // An unlimited plan: every round ends with a scan request.
+  const { db } = await import("~/db.server");
+  const me = await fetch(`${server.url}/v1/user`, { headers: { Authorization: `Bearer ${user.idToken}` } }).then((r) => r.json());
+  const pro = await db().plan.findUniqueOrThrow({ where: { planType: "pro" } });
+  await db().subscription.update({ where: { userId: me.data.user.id }, data: { planId: pro.id } });
+}
 
 /** The dialog's API client, for Node: JSON over fetch with the bearer token. */
 const api = (async (apiPath: string, request: { method?: string; body?: unknown; query?: Record<string, unknown> } = {}) => {
@@ -105,15 +130,35 @@ async function imagesBench() {
     await uploadImageSetScan({ api, files, put: fetchPut(), concurrency: 4 });
     return seconds(started);
   };
+  /** The flow before batch links: one GET …/file per photo, asked for one lane ahead, then its PUT. */
+  const perFile = async () => {
+    const started = performance.now();
+    const { item_id: itemId } = await api<{ item_id: string }>("/item", { method: "POST", body: { model_type: "ply", upload_type: "image", name: "bench" } });
+    const folder = await api<{ path: string }>(`/upload/image/${itemId}`);
+    const put = fetchPut();
+    const links = new Map<number, Promise<{ url: string }>>();
+    const linkFor = (i: number) => {
+      if (i >= files.length) return null;
+      if (!links.has(i)) links.set(i, api<{ url: string }>(`/upload/image/${itemId}/file`, { query: { filename: `image-${String(i + 1).padStart(3, "0")}.jpg` } }));
+      return links.get(i)!;
+    };
+    await runPool(files, 4, async (file, i) => {
+      const link = await linkFor(i)!;
+      linkFor(i + 4);
+      await put(link.url, file, () => undefined);
+    });
+    await api(`/scan/image/${itemId}`, { method: "POST", body: { input_bucket_path: folder.path } });
+    return seconds(started);
+  };
 
-  print(`\n300 × 2 MB images (${totalMb} MB), 4 at a time, against ${server.url}`);
-  const runs: Array<{ plain: number; app: number }> = [];
-  for (let round = 0; round < 2; round++) runs.push({ plain: await plain(), app: await throughApp() });
+  print(`\n300 × 2 MB images (${totalMb} MB), 4 at a time, ${stores === "s3" ? `to S3 at ${process.env.S3_ENDPOINT}` : "to local disk"} through ${server.url}`);
+  const runs: Array<{ plain: number; batch: number; perFile: number }> = [];
+  for (let round = 0; round < 2; round++) runs.push({ plain: await plain(), batch: await throughApp(), perFile: await perFile() });
   for (const [i, run] of runs.entries()) {
     print(
       `  round ${i + 1}: plain PUTs ${run.plain.toFixed(2)} s (${(totalMb / run.plain).toFixed(0)} MB/s); ` +
-        `through the app ${run.app.toFixed(2)} s (${(totalMb / run.app).toFixed(0)} MB/s, incl. 3 batch link requests and the scan request); ` +
-        `ratio app/plain throughput ${(run.plain / run.app).toFixed(2)}`,
+        `batch links ${run.batch.toFixed(2)} s (${(totalMb / run.batch).toFixed(0)} MB/s, ratio ${(run.plain / run.batch).toFixed(2)}); ` +
+        `per-file links ${run.perFile.toFixed(2)} s (${(totalMb / run.perFile).toFixed(0)} MB/s, ratio ${(run.plain / run.perFile).toFixed(2)}) — ratios are throughput against plain PUTs, incl. the scan request`,
     );
   }
 }
@@ -126,7 +171,7 @@ async function videoBench() {
   const partSize = partSizeFor(size);
   const newUpload = async () => {
     const { item_id: itemId } = await api<{ item_id: string }>("/item", { method: "POST", body: { model_type: "ply", upload_type: "video", name: "bench" } });
-    return api<{ part_urls: string[]; part_size: number }>(`/upload/video/${itemId}`, { query: { size, filename: "bench.mp4" } });
+    return api<{ path: string; part_urls: string[]; part_size: number }>(`/upload/video/${itemId}`, { query: { size, filename: "bench.mp4" } });
   };
   const fastRetry = { attempts: 6, baseDelayMs: 500, maxDelayMs: 4000, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)), waitUntilOnline: async () => {} };
 
@@ -171,7 +216,7 @@ async function videoBench() {
   );
 
   const { storage } = await import("~/storage/index.server");
-  const key = new URL(cut.part_urls[0]).pathname.replace(/^\/storage\//, "").replace(/\.parts\/\d+$/, "");
+  const key = cut.path;
   started = performance.now();
   const assembled = await storage().completeMultipartUpload({ key, size, partSize });
   print(`  assembling the parts into one object (done by the scan request): ${seconds(started).toFixed(2)} s (${assembled.status})`);
@@ -187,6 +232,7 @@ try {
   const { disconnectDb } = await import("~/db.server");
   await disconnectDb();
   await stopEmulator();
+  await stopS3();
   await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   rmSync(storageDir, { recursive: true, force: true });
 }
