@@ -11,6 +11,7 @@ import { env } from "./app/env.server";
 import { drainServer } from "./app/lib/graceful-shutdown.server";
 import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defence.server";
 import { legacyHostRedirect, parseLegacyHosts } from "./app/lib/legacy";
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,6 +25,25 @@ function closeUnreadRequests(req: express.Request, res: express.Response, next: 
     if (!req.complete && req.method !== "GET" && req.method !== "HEAD") this.setHeader("Connection", "close");
     return writeHead.apply(this, args);
   } as typeof writeHead;
+  next();
+}
+
+/**
+ * A query string holding a NUL (or, after decoding, any text our rule refuses) is refused here, once,
+ * for pages and API alike (issue 17 item 4): a 400 in the API's shape under /v1, a plain 400 page elsewhere.
+ */
+function refuseUnsafeQueries(req: express.Request, res: express.Response, next: express.NextFunction) {
+  const at = req.originalUrl.indexOf("?");
+  if (at < 0) return next();
+  const query = new URLSearchParams(req.originalUrl.slice(at + 1));
+  for (const [key, value] of query) {
+    if (isSafeText(key) && isSafeText(value)) continue;
+    const message = `The query parameter ${JSON.stringify(key.replaceAll("\u0000", ""))} ${UNSAFE_TEXT_MESSAGE}`;
+    res.setHeader("Cache-Control", "no-store");
+    if (req.path.startsWith("/v1/")) res.status(400).json({ status: 400, error: "invalid_input", message });
+    else res.status(400).type("text/plain; charset=utf-8").send(message);
+    return;
+  }
   next();
 }
 
@@ -73,6 +93,7 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   app.use(tagRequests);
   app.use(closeUnreadRequests);
   app.use(redirectLegacyHosts());
+  app.use(refuseUnsafeQueries);
   // Model bytes keep their Content-Length (the viewer's progress bar reads it): no compression.
   app.use(
     compression({

@@ -5,6 +5,7 @@ import { env } from "~/env.server";
 import { AppError } from "~/domain/errors";
 import { getApiUser } from "~/auth/require-user.server";
 import { withRequestOrigin } from "~/lib/request-origin.server";
+import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "~/lib/safe-text";
 import { apiData, apiError, errorToResponse } from "./respond.server";
 
 /**
@@ -63,11 +64,20 @@ async function readJsonBody(request: Request): Promise<unknown> {
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new AppError("unsupported_media_type", "Send the request body as JSON (Content-Type: application/json).");
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
     throw new AppError("invalid_json", "The request body is not valid JSON.");
   }
+  refuseUnsafeText(parsed, "body");
+  return parsed;
+}
+
+/** The one text rule (issue 17 item 4) for everything the API reads. */
+function refuseUnsafeText(value: unknown, where: string): void {
+  const at = findUnsafeText(value);
+  if (at) throw new AppError("invalid_input", `${where} ${at === "(value)" ? "" : `${JSON.stringify(at.replaceAll("\u0000", ""))} `}${UNSAFE_TEXT_MESSAGE}`);
 }
 
 function parseWith<S extends ZodTypeAny>(schema: S | undefined, value: unknown, where: string): z.infer<S> {
@@ -92,13 +102,12 @@ export function endpoint<
       if (definition.auth === "admin" && !user!.isAdmin) {
         throw new AppError("forbidden", "Only administrators can do this.");
       }
+      refuseUnsafeText(rawParams, "path");
       const params = parseWith(definition.params, rawParams, "path");
-      const query = parseWith(
-        definition.query,
-        // Undefined or empty filters are skipped (SPEC §7).
-        Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v !== "" && v !== "undefined")),
-        "query",
-      );
+      // Undefined or empty filters are skipped (SPEC §7).
+      const rawQuery = Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v !== "" && v !== "undefined"));
+      refuseUnsafeText(rawQuery, "query");
+      const query = parseWith(definition.query, rawQuery, "query");
       let body: unknown;
       if (definition.body) {
         const raw = await readJsonBody(request);

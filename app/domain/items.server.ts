@@ -3,6 +3,7 @@ import { storage } from "~/storage/index.server";
 import { itemPrefix, thumbnailKey } from "~/storage/keys";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
 import { AppError, notFound } from "./errors";
+import { decodeItemCursor, encodeItemCursor } from "./pagination";
 import { releaseCreditsOfUnfinishedScans } from "./scans.server";
 import { storefrontProductsOf } from "./storefront-sync.server";
 import { storefrontsShowingItemChanged } from "~/jobs/storefront-sync-jobs.server";
@@ -64,10 +65,16 @@ export async function updateItem(input: {
   ownerId: string;
   changes: { name?: string; description?: string; visibility?: "public" | "unlisted" | "private"; categoryId?: string | null };
 }): Promise<ItemWithOwner> {
-  const { count } = await db().item.updateMany({
-    where: { id: input.itemId, ownerId: input.ownerId },
-    data: input.changes,
-  });
+  // An unknown category is the client's mistake (issue 17 item 6): a 400, also when one is deleted meanwhile.
+  const unknownCategory = () => new AppError("invalid_input", "category_id is not one of the categories (GET /v1/categories).");
+  const { categoryId } = input.changes;
+  if (categoryId && !(await db().category.findUnique({ where: { id: categoryId }, select: { id: true } }))) throw unknownCategory();
+  const { count } = await db()
+    .item.updateMany({ where: { id: input.itemId, ownerId: input.ownerId }, data: input.changes })
+    .catch((error: unknown) => {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003") throw unknownCategory();
+      throw error;
+    });
   if (count === 0) throw notFound();
   // What shoppers see of a linked model (it, its name) changed: storefronts follow.
   if (input.changes.visibility !== undefined || input.changes.name !== undefined) await storefrontsShowingItemChanged(input.itemId);
@@ -82,26 +89,6 @@ export async function deleteItem({ itemId, ownerId }: { itemId: string; ownerId:
   if (count === 0) throw notFound();
   await storefrontsShowingItemChanged(itemId, storefronts);
   await storage().deletePrefix(itemPrefix(itemId));
-}
-
-interface Cursor {
-  v: string | number; // createdAt ISO or viewCount
-  i: string;
-}
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
-}
-
-function decodeCursor(raw: string | undefined): Cursor | null {
-  if (!raw) return null;
-  try {
-    const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-    if (parsed && typeof parsed.i === "string" && (typeof parsed.v === "string" || typeof parsed.v === "number")) return parsed;
-  } catch {
-    // fall through
-  }
-  return null;
 }
 
 /**
@@ -124,13 +111,13 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
   if (query.q) where.name = { contains: query.q, mode: "insensitive" };
 
   const byViews = query.sort === "most_viewed";
-  const cursor = decodeCursor(query.cursor);
+  const cursor = decodeItemCursor(query.cursor, query.sort);
   const and: Prisma.ItemWhereInput[] = [where];
   if (cursor) {
     and.push(
       byViews
         ? { OR: [{ viewCount: { lt: Number(cursor.v) } }, { viewCount: Number(cursor.v), id: { lt: cursor.i } }] }
-        : { OR: [{ createdAt: { lt: new Date(cursor.v) } }, { createdAt: new Date(cursor.v), id: { lt: cursor.i } }] },
+        : { OR: [{ createdAt: { lt: new Date(cursor.v as string) } }, { createdAt: new Date(cursor.v as string), id: { lt: cursor.i } }] },
     );
   }
   const rows = await db().item.findMany({
@@ -143,7 +130,7 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
   const last = items[items.length - 1];
   const next_cursor =
     rows.length > query.limit && last
-      ? encodeCursor({ v: byViews ? last.viewCount : last.createdAt.toISOString(), i: last.id })
+      ? encodeItemCursor({ v: byViews ? last.viewCount : last.createdAt.toISOString(), i: last.id })
       : null;
   return { items, next_cursor };
 }

@@ -15,14 +15,26 @@ export async function getOrCreateUserForIdentity(identity: DecodedIdToken): Prom
   if (deleted) throw new AppError("unauthorized", "This account has been deleted.");
   const email = identity.email ?? null;
   const emailVerified = identity.email_verified === true;
-  // Never a part of the email as the public name (issue 17, item 18): a neutral handle the owner can change.
-  const id = randomUUID();
-  const displayName = initialDisplayName({ userId: id, profileName: identity.name, email });
-  const user = await db().user.upsert({
-    where: { firebaseUid: identity.uid },
-    create: { id, firebaseUid: identity.uid, email, emailVerified, displayName },
-    update: { email, emailVerified },
-  });
+  const existing = await db().user.findUnique({ where: { firebaseUid: identity.uid } });
+  let user: User;
+  if (existing) {
+    // Written only when the identity changed (issue 17 item 13): a write bumps updatedAt, which versions
+    // the avatar URL, so rewriting on every call would defeat its caching.
+    user =
+      existing.email === email && existing.emailVerified === emailVerified
+        ? existing
+        : await db().user.update({ where: { id: existing.id }, data: { email, emailVerified } });
+  } else {
+    // Never a part of the email as the public name (issue 17, item 18): a neutral handle the owner can change.
+    const id = randomUUID();
+    const displayName = initialDisplayName({ userId: id, profileName: identity.name, email });
+    // An upsert: two first requests of a new identity may race.
+    user = await db().user.upsert({
+      where: { firebaseUid: identity.uid },
+      create: { id, firebaseUid: identity.uid, email, emailVerified, displayName },
+      update: {},
+    });
+  }
   await ensureSubscription({ userId: user.id });
   return user;
 }

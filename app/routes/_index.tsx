@@ -6,6 +6,7 @@ import { useAuth } from "~/auth/auth-provider";
 import { ItemCard } from "~/components/item-card";
 import { presentItem } from "~/domain/item-presenter";
 import { listItems } from "~/domain/items.server";
+import { assertPageCursor } from "~/domain/pagination";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { resetClosedAnnouncements } from "~/lib/announcements-storage";
 import { usePagedItems } from "~/lib/use-paged-items";
@@ -40,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A Shopify install lands on / with ?shop=: send it to the embedded app (DESIGN §4).
   if (url.searchParams.get("shop")) throw redirect(`/app?${url.searchParams.toString()}`);
   const query = readFilters(url);
+  assertPageCursor(query.cursor, query.sort);
   // Public items only, whoever asks: Explore never lists unlisted or private models.
   const page = await listItems({ viewerId: null, query });
   return json({

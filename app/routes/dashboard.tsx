@@ -16,6 +16,7 @@ import { useUploadDialog } from "~/components/upload-dialog-provider";
 import { presentItem } from "~/domain/item-presenter";
 import { listItems } from "~/domain/items.server";
 import { listLedgerHistory } from "~/domain/ledger-history.server";
+import { assertPageCursor } from "~/domain/pagination";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { formatBytes } from "~/lib/upload-rules";
 import { usePagedItems } from "~/lib/use-paged-items";
@@ -31,7 +32,8 @@ const PAGE_SIZE = 48;
 /** While a model is uploading or being scanned, the list refreshes itself this often. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePageUser(request);
-  const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
+  const cursor = new URL(request.url).searchParams.get("cursor") || undefined;
+  assertPageCursor(cursor, "newest");
   const page = await listItems({ viewerId: user.id, query: listItemsQuerySchema.parse({ owner: "me", limit: PAGE_SIZE, cursor }) });
   // The latest credit movements (issue 8), for the first page only (later pages load items alone).
   const recentCredits = cursor ? [] : (await listLedgerHistory({ userId: user.id, limit: 5 })).entries;

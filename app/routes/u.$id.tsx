@@ -5,6 +5,7 @@ import { ItemCard } from "~/components/item-card";
 import { isAppError } from "~/domain/errors";
 import { presentItem } from "~/domain/item-presenter";
 import { countPublicItems, listItems } from "~/domain/items.server";
+import { assertPageCursor } from "~/domain/pagination";
 import { listItemsQuerySchema, uuidSchema } from "~/domain/schemas";
 import { presentPublicUser } from "~/domain/user-presenter";
 import { getUserById } from "~/domain/users.server";
@@ -21,7 +22,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
     throw error;
   }
-  const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
+  const cursor = new URL(request.url).searchParams.get("cursor") || undefined;
+  assertPageCursor(cursor, "newest");
   // A profile shows public models only, whoever looks at it (the owner included).
   const [page, total] = await Promise.all([
     listItems({ viewerId: null, query: listItemsQuerySchema.parse({ owner: user.id, cursor, limit: 24 }) }),
