@@ -25,6 +25,25 @@ export function formatLedgerAmount(amount: number): string {
   return "0";
 }
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** A ledger reason for people: "Scan of item <uuid> finished" → "Scan finished"; other ids cut to 8 characters. */
+export function readableLedgerReason(reason: string): string {
+  return reason.replace(new RegExp(` of item ${UUID.source}`, "gi"), "").replace(UUID, (id) => `${id.slice(0, 8)}\u2026`);
+}
+
+/**
+ * The entry's title (issue 18 item 7): a consumption settles an earlier reservation, so its amount is 0 —
+ * shown as "Used · the reserved scan credit", not "Used · scan 0" next to "Reserved · scan −1".
+ */
+export function ledgerEntryTitle(entry: Pick<LedgerEntryDto, "kind" | "credit_type" | "amount">): string {
+  const kind = KIND_LABEL[entry.kind] ?? entry.kind;
+  const credits = (n: number) => `${n} ${entry.credit_type} ${n === 1 ? "credit" : "credits"}`;
+  if (entry.amount === 0 && entry.kind === "consumption") return `${kind} \u00b7 the reserved ${entry.credit_type} credit`;
+  if (entry.amount === 0) return `${kind} \u00b7 ${entry.credit_type} credits`;
+  return `${kind} \u00b7 ${credits(Math.abs(entry.amount))}`;
+}
+
 export function LedgerHistory({ entries, olderHref }: { entries: LedgerEntryDto[]; olderHref?: string | null }) {
   return (
     <section className="settings-panel ledger-history" aria-labelledby="credit-history-heading" id="credit-history" data-testid="ledger-history">
@@ -47,11 +66,13 @@ export function LedgerHistory({ entries, olderHref }: { entries: LedgerEntryDto[
                   <td>{formatDate(entry.created_at)}</td>
                   <td>
                     <strong>
-                      {KIND_LABEL[entry.kind] ?? entry.kind} · {entry.credit_type} ({BUCKET_LABEL[entry.bucket] ?? entry.bucket})
+                      {ledgerEntryTitle(entry)} ({BUCKET_LABEL[entry.bucket] ?? entry.bucket})
                     </strong>
-                    <span className="ledger-reason">{entry.reason}</span>
+                    <span className="ledger-reason">{readableLedgerReason(entry.reason)}</span>
                   </td>
-                  <td className={entry.amount < 0 ? "ledger-amount is-negative" : "ledger-amount"}>{formatLedgerAmount(entry.amount)}</td>
+                  <td className={entry.amount < 0 ? "ledger-amount is-negative" : "ledger-amount"}>
+                    {entry.amount === 0 ? "\u2014" : formatLedgerAmount(entry.amount)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -78,10 +99,10 @@ export function RecentCredits({ entries }: { entries: LedgerEntryDto[] }) {
         <ul className="recent-credits-list">
           {entries.map((entry) => (
             <li key={entry.id} data-testid="recent-credit">
-              <span>
-                {KIND_LABEL[entry.kind] ?? entry.kind} · {entry.credit_type}
+              <span>{ledgerEntryTitle(entry)}</span>
+              <span className={entry.amount < 0 ? "ledger-amount is-negative" : "ledger-amount"}>
+                {entry.amount === 0 ? "\u2014" : formatLedgerAmount(entry.amount)}
               </span>
-              <span className={entry.amount < 0 ? "ledger-amount is-negative" : "ledger-amount"}>{formatLedgerAmount(entry.amount)}</span>
             </li>
           ))}
         </ul>

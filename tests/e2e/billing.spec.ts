@@ -84,7 +84,7 @@ test("a free user runs out of scans, buys a scan package through Stripe Checkout
 
   await test.step("the dashboard shows the purchase in the credit history, and a scan uploads again", async () => {
     await page.goto("/dashboard");
-    await expect(page.getByTestId("recent-credit").first()).toContainText("Top-up · scan");
+    await expect(page.getByTestId("recent-credit").first()).toContainText("Top-up · 5 scan credits");
     await expect(page.getByTestId("recent-credit").first()).toContainText("+5");
     await openDialog();
     await expect(quota).toHaveText("Scans left: 0/3 (+5)");
