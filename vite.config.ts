@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { sparkWasmAsFile } from "./scripts/lib/spark-wasm-file";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -23,6 +24,7 @@ export default defineConfig({
       },
     }),
     tsconfigPaths(),
+    sparkWasmAsFile(),
   ],
   build: { assetsInlineLimit: 0, chunkSizeWarningLimit: 2000 },
   optimizeDeps: { include: ["three", "@sparkjsdev/spark"] },

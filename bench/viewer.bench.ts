@@ -174,6 +174,34 @@ interface Measured {
   readyMs: number | null;
   fps: number;
   scripts: string[];
+  timeline?: Timeline;
+}
+
+/** Where a page's time goes, from its Resource Timing entries (ms since navigation start). */
+interface Timeline {
+  htmlDone: number;
+  domContentLoaded: number;
+  scriptsDone: number;
+  modelStart: number | null;
+  modelDone: number | null;
+}
+
+/** The page's timeline; the model is the longest request whose URL holds `modelKey` (the item's id). */
+function readTimeline(page: Page, modelKey: string): Promise<Timeline> {
+  return page.evaluate((key) => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    const scripts = resources.filter((entry) => entry.initiatorType === "script" || /\.m?js(\?|$)/.test(entry.name));
+    const models = resources.filter((entry) => !scripts.includes(entry) && entry.name.includes(key)).sort((a, b) => b.duration - a.duration);
+    const model = models[0] ?? null;
+    return {
+      htmlDone: nav.responseEnd,
+      domContentLoaded: nav.domContentLoadedEventEnd,
+      scriptsDone: Math.max(0, ...scripts.map((entry) => entry.responseEnd)),
+      modelStart: model ? model.startTime : null,
+      modelDone: model ? model.responseEnd : null,
+    };
+  }, modelKey);
 }
 
 /** Loads `url`, waits for the model, then counts the frames drawn in TURN_MS while the camera turns. */
@@ -182,7 +210,7 @@ type Counters = { frames: number; firstFrameAt: number | null; readyAt: number |
 /** A "fast 4G / slow broadband" link for the second run: 10 Mbit/s down, 40 ms. */
 const SLOW_LINK = { bytesPerSecond: 1_250_000, latencyMs: 40 };
 
-async function measure(page: Page, url: string, read: () => Promise<Counters | null>, { slow = false } = {}): Promise<Measured & { view?: Counters["view"] }> {
+async function measure(page: Page, url: string, read: () => Promise<Counters | null>, { slow = false, modelKey = "" } = {}): Promise<Measured & { view?: Counters["view"] }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
@@ -230,6 +258,7 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
     await cdp.detach();
     return { bytes: transferred, firstFrameMs: stats.firstFrameAt, readyMs: stats.readyAt, fps: 0, scripts: [], view: stats.view };
   }
+  const timeline = modelKey ? await readTimeline(page, modelKey) : undefined;
   const before = stats.frames;
   const started = Date.now();
   await page.waitForTimeout(TURN_MS);
@@ -243,6 +272,7 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
     fps: (after - before) / elapsed,
     scripts: scripts.map((id) => scriptUrls.get(id)!).filter(Boolean),
     view: stats.view,
+    timeline,
   };
 }
 
@@ -324,16 +354,16 @@ try {
         return hook?.().live[0] ?? null;
       });
     const readPlain = (page: Page) => () => page.evaluate(() => (window as unknown as { bench?: Counters }).bench ?? null);
-    const run = async (url: string, read: (page: Page) => () => Promise<Counters | null>, slow = false) => {
+    const run = async (url: string, read: (page: Page) => () => Promise<Counters | null>, slow = false, modelKey = "") => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       try {
         const page = await context.newPage();
-        return await measure(page, url, read(page), { slow });
+        return await measure(page, url, read(page), { slow, modelKey });
       } finally {
         await context.close();
       }
     };
-    const embed = await run(embedUrl, readEmbed);
+    const embed = await run(embedUrl, readEmbed, false, published.itemId);
     embedScripts = embed.scripts;
     const plainUrl = `${plain.url}/plain.html?model=/model-${index}.ply&view=${encodeURIComponent(JSON.stringify(embed.view))}`;
     const baseline = await run(plainUrl, readPlain);
@@ -344,6 +374,13 @@ try {
       `${name.padEnd(22)} ${fmtBytes(m.bytes).padStart(11)}   ${fmtMs(m.firstFrameMs).padStart(11)}   ${fmtMs(m.readyMs).padStart(11)}   ${m.fps.toFixed(1).padStart(10)}   ${fmtMs(slowRun.firstFrameMs).padStart(14)}   ${fmtMs(slowRun.readyMs).padStart(14)}`;
     print(`${label} ${row(`embed (.sog ${fmtBytes(published.sogBytes)})`, embed, embedSlow)}`);
     print(`${"".padEnd(14)} ${row("plain Spark (.ply)", baseline, baselineSlow)}`);
+    const ratio = (a: number | null, b: number | null) => (a !== null && b ? `${(a / b).toFixed(2)}×` : "—");
+    print(`${"".padEnd(14)} embed / plain first frame: ${ratio(embed.firstFrameMs, baseline.firstFrameMs)} local, ${ratio(embedSlow.firstFrameMs, baselineSlow.firstFrameMs)} at 10 Mbit/s; shown: ${ratio(embed.readyMs, baseline.readyMs)} local, ${ratio(embedSlow.readyMs, baselineSlow.readyMs)} at 10 Mbit/s`);
+    const t = embed.timeline;
+    if (t) {
+      const decode = embed.firstFrameMs !== null && t.modelDone !== null ? embed.firstFrameMs - Math.max(t.modelDone, t.scriptsDone) : null;
+      print(`${"".padEnd(14)} embed timeline (local): HTML ${fmtMs(t.htmlDone)}, scripts loaded ${fmtMs(t.scriptsDone)}, DOMContentLoaded ${fmtMs(t.domContentLoaded)}, model request ${fmtMs(t.modelStart)}–${fmtMs(t.modelDone)}, decode + first sort ${fmtMs(decode)}, first frame ${fmtMs(embed.firstFrameMs)}`);
+    }
     print(`${"".padEnd(14)} (.ply ${fmtBytes(readFileSync(original.file).length)}; .sog delivery copy made in ${published.seconds.toFixed(1)} s after the upload)`);
   }
 

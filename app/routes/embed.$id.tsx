@@ -7,6 +7,7 @@ import { postToHost, useEmbedHostApi } from "~/components/use-embed-host-api";
 import { uuidSchema } from "~/domain/schemas";
 import { getEmbedView, type EmbedView } from "~/domain/viewer-config.server";
 import { embedQuery, parseEmbedOptions } from "~/lib/embed-options";
+import { isSplatFormat } from "~/lib/model-format";
 import type { RouteHandle } from "~/lib/route-handle";
 import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
 import { usePublicEnv } from "~/lib/use-public-env";
@@ -28,12 +29,34 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const appUrl = appUrlFromMatches(matches);
   const item = data && data.view.state !== "unavailable" ? data.view.item : null;
+  const live = data && data.view.state === "live" ? data.view.item : null;
+  const model = live ? preloadedModelUrl(live) : null;
+  const splat = !!live && isSplatFormat(live.delivered_format ?? live.file_format);
   return [
     { title: item ? `${item.name} — Scanroom` : "Model not available — Scanroom" },
     { name: "robots", content: "noindex" },
     ...(item && appUrl ? itemSocialMeta(item, appUrl) : []),
+    // The model request starts with the page, not after the scripts have run and React has hydrated (issue 20):
+    // the viewer's fetch (same URL, CORS mode, no credentials for a public model) is then served from it.
+    // data-splat: the module below then also starts loading the splat renderer (Spark and its WASM) at once.
+    ...(model ? [{ tagName: "link", rel: "preload", href: model, as: "fetch", crossOrigin: "anonymous", ...(splat ? { "data-splat": "" } : {}) } as const] : []),
   ];
 };
+
+/** What ItemViewer downloads first on an embed (a public or unlisted model: no token), or null for a scene. */
+function preloadedModelUrl(item: { model_url: string | null; scene_parts?: unknown[] | null }): string | null {
+  if (Array.isArray(item.scene_parts) && item.scene_parts.length > 0) return null;
+  return item.model_url || null;
+}
+
+// The viewer bundle (three.js, our viewer) starts loading when this route's module runs, before hydration,
+// instead of in ModelViewer's effect after it (the effect's own import() then finds it under way); for a
+// splat, Spark too, instead of after the model's first bytes have told the viewer the format.
+if (typeof document !== "undefined") {
+  const viewer = import("~/viewer");
+  if (document.querySelector('link[rel="preload"][data-splat]')) viewer.then((module) => module.preloadSplatRenderer()).catch(() => undefined);
+  else viewer.catch(() => undefined);
+}
 
 const UNAVAILABLE = "This model is private or no longer available.";
 const NOT_READY = "This model is not ready yet.";
