@@ -118,6 +118,8 @@ async function poissonGlb(ctx: StageContext, input: { input: string; depth: numb
         "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
       ],
       env: { QT_QPA_PLATFORM: "offscreen" },
+      // The Poisson solver leaves empty PR_XXXXXX temporary files in its working folder: keep them in ours.
+      cwd: ctx.path("export-mesh"),
       timeoutMs: ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000,
     });
   } catch (error) {

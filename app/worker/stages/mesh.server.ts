@@ -90,6 +90,7 @@ type LevelOutcome =
 
 /** The Poisson surface of the cropped dense points, cut to the ROI, without floaters. */
 async function cleanSurface(ctx: StageContext, roi: RegionOfInterest): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number }> {
+  await mkdir(ctx.path("mesh/scratch"), { recursive: true });
   const poissonFailed = await attempt("Poisson meshing", () =>
     ctx.tool({
       command: ctx.config.COLMAP_BIN,
@@ -102,6 +103,8 @@ async function cleanSurface(ctx: StageContext, roi: RegionOfInterest): Promise<{
         "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
       ],
       env: { QT_QPA_PLATFORM: "offscreen" },
+      // The Poisson solver leaves empty PR_XXXXXX temporary files in its working folder: keep them in ours.
+      cwd: ctx.path("mesh/scratch"),
       timeoutMs: ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000,
     }),
   );
@@ -229,7 +232,7 @@ export const meshStage: StageDefinition<MeshResult> = {
       result = { skipped: `the textured mesh could not be built: ${(error as Error).message}` };
     }
     // Only the GLBs are kept.
-    for (const scratch of ["mesh/texture-views", "mesh/main", "mesh/lite", "mesh/holdout.txt", "mesh/poisson.ply"]) await rm(ctx.path(scratch), { recursive: true, force: true });
+    for (const scratch of ["mesh/texture-views", "mesh/main", "mesh/lite", "mesh/holdout.txt", "mesh/poisson.ply", "mesh/scratch"]) await rm(ctx.path(scratch), { recursive: true, force: true });
     if (result.skipped) {
       // A skipped mesh leaves no half set of files behind.
       for (const file of [MESH_FILE, MESH_LITE_FILE]) await rm(ctx.path(file), { force: true });
