@@ -3,7 +3,7 @@
 // (EXT_meshopt_compression, quantized positions and UVs) and its atlas re-encoded as WebP
 // (EXT_texture_webp). The viewer decodes both (three's GLTFLoader with MeshoptDecoder; browsers decode
 // WebP). Normals are dropped: the material is unlit (a baked scan already holds its lighting).
-import { NodeIO, type Document } from "@gltf-transform/core";
+import { Logger, NodeIO, type Document } from "@gltf-transform/core";
 import { ALL_EXTENSIONS, EXTTextureWebP } from "@gltf-transform/extensions";
 import { meshopt, prune, weld } from "@gltf-transform/functions";
 import { MeshoptDecoder, MeshoptEncoder } from "meshoptimizer";
@@ -21,7 +21,8 @@ const POSITION_BITS = 14;
 
 async function io(): Promise<NodeIO> {
   await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
-  return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
+  // Warnings and errors only: the transforms' progress lines are not the worker's log.
+  return new NodeIO().setLogger(new Logger(Logger.Verbosity.WARN)).registerExtensions(ALL_EXTENSIONS).registerDependencies({
     "meshopt.encoder": MeshoptEncoder,
     "meshopt.decoder": MeshoptDecoder,
   });
