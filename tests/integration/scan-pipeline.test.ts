@@ -267,12 +267,19 @@ describe("an image-set scan", () => {
       expect(gltfJson.materials?.[0]?.pbrMetallicRoughness?.baseColorTexture).toBeDefined();
       expect(gltfJson.images?.length).toBeGreaterThanOrEqual(1);
       expect(gltfJson.meshes[0].primitives[0].attributes.TEXCOORD_0).toBeDefined();
-      console.warn(`[scan] mesh: ${JSON.stringify(metrics.mesh)}; light level ${JSON.stringify(metrics.meshLite)}`);
+      // Web-ready: meshopt geometry and a WebP atlas (the viewer decodes both).
+      expect(gltfJson.extensionsUsed).toEqual(expect.arrayContaining(["EXT_meshopt_compression", "EXT_texture_webp"]));
+      expect(gltfJson.images[0].mimeType).toBe("image/webp");
+      console.warn(`[scan] mesh: ${JSON.stringify(metrics.mesh)}; light level ${JSON.stringify(metrics.meshLite)}; GLB ${glb.length} bytes`);
+      // Measured on this set: 5.3 MB (32.3 MB before compression); a product page's budget is a few MB.
+      expect(glb.length).toBeLessThanOrEqual(8 * 1024 * 1024);
       expect(metrics.mesh.triangles).toBeGreaterThan(10_000);
       expect(metrics.mesh.triangles).toBeLessThanOrEqual(200_000);
       expect(metrics.meshLite.triangles).toBeLessThanOrEqual(50_000);
       const lite = await download("?variant=mesh_lite");
       await assertValidGltf(lite);
+      // Measured 1.4 MB (the light level for AR and product pages).
+      expect(lite.length).toBeLessThanOrEqual(3 * 1024 * 1024);
 
       const inspector = await startScanInspector();
       try {
