@@ -15,6 +15,7 @@
 #include "lib/image.h"
 #include "lib/name_list.h"
 #include "lib/progress.h"
+#include "train/ssim.h"
 #include "train/training.h"
 
 namespace fs = std::filesystem;
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
     // Spherical harmonics: one degree more every --sh-every of the budget, up to --sh-degree.
     const int maxShDegree = std::clamp(args.integer("sh-degree", 3), 0, kMaxShDegree);
     const double shEvery = args.num("sh-every", 0.1);
+    // Loss: (1 − λ)·L1 + λ·D-SSIM (3DGS: λ = 0.2).
+    const float ssimWeight = float(args.num("ssim-weight", 0.2));
+    if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
     if (!(minutes > 0) || maxIterations < 1 || longSide < 32) throw std::runtime_error("--minutes, --max-iterations and --train-long-side must be positive");
     const auto started = std::chrono::steady_clock::now();
@@ -163,7 +167,7 @@ int main(int argc, char** argv) {
       const View& view = train[pick(rng)];
       Render r;
       render(state.params, view.camera, state.background, r);
-      lastLoss = l1Loss(r.rgb, view.pixels, dL);
+      lastLoss = l1SsimLoss(r.rgb, view.pixels, view.camera.width, view.camera.height, ssimWeight, dL);
       if (iteration % 10 == 0) lastPsnr = psnr(r.rgb, view.pixels);
       zero(grads.g, state.params.size());
       grads.meanScreen.assign(state.params.size(), 0.f);

@@ -7,6 +7,7 @@
 #include <random>
 #include <unistd.h>
 
+#include "train/ssim.h"
 #include "train/training.h"
 
 using namespace sr::train;
@@ -147,7 +148,7 @@ TEST(Training, AdamMovesAgainstTheGradient) {
   for (size_t i = 0; i < p.sh.size(); i++) EXPECT_NEAR(p.sh[i], before.sh[i] - 0.01f, 1e-5);
 }
 
-// A short training run at SH degree 3 (render, L1, backward, Adam, densification with a seeded generator) done twice
+// A short training run at SH degree 3 (render, L1 + D-SSIM, backward, Adam, densification with a seeded generator) done twice
 // with the same seed and thread count gives bit-identical parameters.
 static Gaussians trainBriefly(uint32_t seed) {
   Gaussians g = randomGaussians(400, 11);
@@ -171,7 +172,7 @@ static Gaussians trainBriefly(uint32_t seed) {
     Render r;
     render(g, cam, bg, r);
     std::vector<float> dL;
-    l1Loss(r.rgb, target, dL);
+    l1SsimLoss(r.rgb, target, 80, 60, 0.2f, dL);
     Gradients grads;
     grads.g.resize(g.size());
     for (auto* v : {&grads.g.mean, &grads.g.logScale, &grads.g.quat, &grads.g.opacity, &grads.g.color, &grads.g.sh}) std::fill(v->begin(), v->end(), 0.f);
