@@ -17,26 +17,37 @@ struct Window {
 };
 
 // Separable gaussian blur with zero padding (so it is its own adjoint, which the backward pass uses).
+// Serial on purpose: it is cheap next to the rasterizer, and short parallel regions cost more than they
+// save on a busy 2-core machine.
 void blur(const std::vector<float>& in, int width, int height, std::vector<float>& tmp, std::vector<float>& out) {
   static const Window window;
-  tmp.assign(in.size(), 0.f);
+  const float* w = window.w + kRadius;  // w[-kRadius..kRadius]
+  tmp.resize(in.size());
   out.assign(in.size(), 0.f);
-#pragma omp parallel for schedule(static)
-  for (int y = 0; y < height; y++)
+  for (int y = 0; y < height; y++) {
+    const float* row = &in[size_t(y) * width];
+    float* dst = &tmp[size_t(y) * width];
     for (int x = 0; x < width; x++) {
       float s = 0;
-      for (int k = -kRadius; k <= kRadius; k++)
-        if (x + k >= 0 && x + k < width) s += window.w[k + kRadius] * in[size_t(y) * width + x + k];
-      tmp[size_t(y) * width + x] = s;
+      if (x >= kRadius && x + kRadius < width) {
+        for (int k = -kRadius; k <= kRadius; k++) s += w[k] * row[x + k];
+      } else {
+        for (int k = -kRadius; k <= kRadius; k++)
+          if (x + k >= 0 && x + k < width) s += w[k] * row[x + k];
+      }
+      dst[x] = s;
     }
-#pragma omp parallel for schedule(static)
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++) {
-      float s = 0;
-      for (int k = -kRadius; k <= kRadius; k++)
-        if (y + k >= 0 && y + k < height) s += window.w[k + kRadius] * tmp[size_t(y + k) * width + x];
-      out[size_t(y) * width + x] = s;
+  }
+  // Vertical pass row by row (contiguous): out[y] += w[k]·tmp[y + k].
+  for (int y = 0; y < height; y++) {
+    float* dst = &out[size_t(y) * width];
+    for (int k = -kRadius; k <= kRadius; k++) {
+      if (y + k < 0 || y + k >= height) continue;
+      const float* src = &tmp[size_t(y + k) * width];
+      const float wk = w[k];
+      for (int x = 0; x < width; x++) dst[x] += wk * src[x];
     }
+  }
 }
 
 }  // namespace
