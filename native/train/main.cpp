@@ -15,6 +15,7 @@
 #include "lib/image.h"
 #include "lib/name_list.h"
 #include "lib/progress.h"
+#include "train/ssim.h"
 #include "train/training.h"
 
 namespace fs = std::filesystem;
@@ -53,6 +54,7 @@ void zero(Gaussians& g, size_t n) {
   g.resize(n);
   std::fill(g.mean.begin(), g.mean.end(), 0.f), std::fill(g.logScale.begin(), g.logScale.end(), 0.f);
   std::fill(g.quat.begin(), g.quat.end(), 0.f), std::fill(g.opacity.begin(), g.opacity.end(), 0.f), std::fill(g.color.begin(), g.color.end(), 0.f);
+  std::fill(g.sh.begin(), g.sh.end(), 0.f);
 }
 
 }  // namespace
@@ -65,6 +67,12 @@ int main(int argc, char** argv) {
     const double minutes = args.num("minutes", 10), checkpointSeconds = args.num("checkpoint-seconds", 120);
     const int maxIterations = args.integer("max-iterations", 30000), longSide = args.integer("train-long-side", 480);
     const int seed = args.integer("seed", 1);
+    // Spherical harmonics: one degree more every --sh-every of the budget, up to --sh-degree.
+    const int maxShDegree = std::clamp(args.integer("sh-degree", 3), 0, kMaxShDegree);
+    const double shEvery = args.num("sh-every", 0.1);
+    // Loss: (1 − λ)·L1 + λ·D-SSIM (3DGS: λ = 0.2).
+    const float ssimWeight = float(args.num("ssim-weight", 0.2));
+    if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
     if (!(minutes > 0) || maxIterations < 1 || longSide < 32) throw std::runtime_error("--minutes, --max-iterations and --train-long-side must be positive");
     const auto started = std::chrono::steady_clock::now();
@@ -105,8 +113,16 @@ int main(int argc, char** argv) {
     std::mt19937 rng{uint32_t(seed)};
     double secondsBefore = 0;
     int resumedFrom = 0;
+    bool resumed = false;
     if (args.integer("resume", 0) == 1 && !checkpointPath.empty() && fs::exists(checkpointPath)) {
-      state = readCheckpoint(checkpointPath);
+      try {
+        state = readCheckpoint(checkpointPath);
+        resumed = true;
+      } catch (const std::exception& refused) {
+        std::printf("checkpoint refused, starting over: %s\n", refused.what());
+      }
+    }
+    if (resumed) {
       std::istringstream(state.rng) >> rng;
       secondsBefore = state.seconds;
       resumedFrom = state.iteration;
@@ -143,16 +159,21 @@ int main(int argc, char** argv) {
       const double spent = secondsBefore + elapsed();
       const double fraction = std::max(spent / budget, double(iteration) / maxIterations);
       if (fraction >= 1.0) break;
+      const int shDegree = shEvery > 0 ? std::min(maxShDegree, int(fraction / shEvery)) : maxShDegree;
+      if (shDegree > state.params.shDegree) {
+        state.params.shDegree = shDegree;
+        std::printf("SH degree %d at iteration %d\n", shDegree, iteration);
+      }
       const View& view = train[pick(rng)];
       Render r;
       render(state.params, view.camera, state.background, r);
-      lastLoss = l1Loss(r.rgb, view.pixels, dL);
+      lastLoss = l1SsimLoss(r.rgb, view.pixels, view.camera.width, view.camera.height, ssimWeight, dL);
       if (iteration % 10 == 0) lastPsnr = psnr(r.rgb, view.pixels);
       zero(grads.g, state.params.size());
       grads.meanScreen.assign(state.params.size(), 0.f);
       backward(state.params, view.camera, state.background, r, dL, grads);
       // Learning rates: means decay exponentially to 1 % over the budget (3DGS), scaled by the extent.
-      LearningRates lr{float(1.6e-4 * extent * std::pow(0.01, fraction)), 5e-3f, 1e-3f, 2.5e-2f, 2.5e-3f};
+      LearningRates lr{float(1.6e-4 * extent * std::pow(0.01, fraction)), 5e-3f, 1e-3f, 2.5e-2f, 2.5e-3f, 2.5e-3f / 20.f};
       adamStep(state.params, grads.g, state.adam, lr);
       for (size_t i = 0; i < state.params.size(); i++)
         if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i] * 0.5f * float(view.camera.width), stats.seen[i]++;

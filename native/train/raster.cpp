@@ -9,6 +9,40 @@
 namespace sr::train {
 namespace {
 
+// A value with its derivatives along x y z (forward-mode differentiation of the SH basis).
+struct Dual {
+  float v, d[3];
+};
+inline Dual operator+(Dual a, const Dual& b) {
+  a.v += b.v;
+  for (int k = 0; k < 3; k++) a.d[k] += b.d[k];
+  return a;
+}
+inline Dual operator-(Dual a, const Dual& b) {
+  a.v -= b.v;
+  for (int k = 0; k < 3; k++) a.d[k] -= b.d[k];
+  return a;
+}
+inline Dual operator*(const Dual& a, const Dual& b) {
+  Dual r{a.v * b.v, {}};
+  for (int k = 0; k < 3; k++) r.d[k] = a.d[k] * b.v + a.v * b.d[k];
+  return r;
+}
+inline Dual operator*(float s, Dual a) {
+  a.v *= s;
+  for (int k = 0; k < 3; k++) a.d[k] *= s;
+  return a;
+}
+
+// Unit view direction from the camera centre to gaussian i, and the distance.
+inline float viewDirection(const Gaussians& gs, size_t i, const float centre[3], float dir[3]) {
+  for (int k = 0; k < 3; k++) dir[k] = gs.mean[3 * i + k] - centre[k];
+  const float len = std::sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+  const float inv = len > 1e-12f ? 1.f / len : 0.f;
+  for (int k = 0; k < 3; k++) dir[k] *= inv;
+  return len;
+}
+
 inline float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 
 // Rotation matrix (row-major) of a unit quaternion (w x y z).
@@ -88,6 +122,8 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
   p.radius.assign(n, 0);
   const int tilesX = (cam.width + kTile - 1) / kTile, tilesY = (cam.height + kTile - 1) / kTile;
   std::vector<int> rects(4 * n, 0);
+  float centre[3];
+  cam.center(centre);
 #pragma omp parallel for schedule(static)
   for (long li = 0; li < long(n); li++) {
     const size_t i = size_t(li);
@@ -101,7 +137,9 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
     for (int k = 0; k < 3; k++) p.conic[3 * i + k] = conic[k];
     p.depth[i] = t.pc[2];
     p.radius[i] = int(radius);
-    for (int k = 0; k < 3; k++) p.rgb[3 * i + k] = std::max(0.f, 0.5f + kSHC0 * gs.color[3 * i + k]);
+    float rgb[3];
+    shColor(gs, i, centre, rgb);
+    for (int k = 0; k < 3; k++) p.rgb[3 * i + k] = std::max(0.f, rgb[k]);
     p.alpha0[i] = sigmoid(gs.opacity[i]);
     p.minPower[i] = std::log(kMinAlpha / std::max(p.alpha0[i], 1e-30f));
   }
@@ -143,6 +181,17 @@ inline float alphaAt(const Projected& p, uint32_t i, float px, float py, float& 
 }
 
 }  // namespace
+
+void shColor(const Gaussians& gs, size_t i, const float centre[3], float rgb[3]) {
+  for (int ch = 0; ch < 3; ch++) rgb[ch] = 0.5f + kSHC0 * gs.color[3 * i + ch];
+  if (gs.shDegree < 1) return;
+  float dir[3], basis[kShRest];
+  viewDirection(gs, i, centre, dir);
+  shBasis(dir[0], dir[1], dir[2], gs.shDegree, basis);
+  const float* sh = &gs.sh[size_t(3 * kShRest) * i];
+  for (int k = 0; k < shRestOf(gs.shDegree); k++)
+    for (int ch = 0; ch < 3; ch++) rgb[ch] += basis[k] * sh[3 * k + ch];
+}
 
 void render(const Gaussians& gs, const Camera& cam, const float background[3], Render& out) {
   out.width = cam.width, out.height = cam.height;
@@ -235,8 +284,11 @@ void backward(const Gaussians& gs, const Camera& cam, const float background[3],
     grads.g.resize(n);
     std::fill(grads.g.mean.begin(), grads.g.mean.end(), 0.f), std::fill(grads.g.logScale.begin(), grads.g.logScale.end(), 0.f);
     std::fill(grads.g.quat.begin(), grads.g.quat.end(), 0.f), std::fill(grads.g.opacity.begin(), grads.g.opacity.end(), 0.f);
-    std::fill(grads.g.color.begin(), grads.g.color.end(), 0.f);
+    std::fill(grads.g.color.begin(), grads.g.color.end(), 0.f), std::fill(grads.g.sh.begin(), grads.g.sh.end(), 0.f);
   }
+  if (grads.g.sh.size() != gs.sh.size()) grads.g.sh.assign(gs.sh.size(), 0.f);
+  float centre[3];
+  cam.center(centre);
   if (grads.meanScreen.size() != n) grads.meanScreen.assign(n, 0.f);
 #pragma omp parallel for schedule(static)
   for (long li = 0; li < long(n); li++) {
@@ -247,9 +299,33 @@ void backward(const Gaussians& gs, const Camera& cam, const float background[3],
       for (int k = 0; k < 9; k++) s9[k] += local[t][9 * i + k];
     const float du = s9[0], dv = s9[1];
     grads.meanScreen[i] = std::sqrt(du * du + dv * dv);
-    // Colour (SH DC; the clamp at 0 passes no gradient) and opacity.
-    for (int ch = 0; ch < 3; ch++)
-      if (0.5f + kSHC0 * gs.color[3 * i + ch] > 0.f) grads.g.color[3 * i + ch] += kSHC0 * s9[6 + ch];
+    // Colour (SH; the clamp at 0 passes no gradient) and opacity.
+    float rgb[3], dRgb[3];
+    shColor(gs, i, centre, rgb);
+    for (int ch = 0; ch < 3; ch++) {
+      dRgb[ch] = rgb[ch] > 0.f ? s9[6 + ch] : 0.f;
+      grads.g.color[3 * i + ch] += kSHC0 * dRgb[ch];
+    }
+    if (gs.shDegree > 0) {
+      // Coefficients get basis·dRgb; the mean gets the basis' derivative along the view direction.
+      float dir[3];
+      const float len = viewDirection(gs, i, centre, dir);
+      Dual x{dir[0], {1, 0, 0}}, y{dir[1], {0, 1, 0}}, z{dir[2], {0, 0, 1}}, basis[kShRest];
+      shBasis(x, y, z, gs.shDegree, basis);
+      const float* sh = &gs.sh[size_t(3 * kShRest) * i];
+      float* gsh = &grads.g.sh[size_t(3 * kShRest) * i];
+      float dDir[3] = {0, 0, 0};
+      for (int k = 0; k < shRestOf(gs.shDegree); k++) {
+        float weight = 0.f;
+        for (int ch = 0; ch < 3; ch++) gsh[3 * k + ch] += basis[k].v * dRgb[ch], weight += sh[3 * k + ch] * dRgb[ch];
+        for (int e = 0; e < 3; e++) dDir[e] += weight * basis[k].d[e];
+      }
+      // dir = v / |v|: dv = (dDir − dir (dir·dDir)) / |v|.
+      if (len > 1e-12f) {
+        const float dot = dDir[0] * dir[0] + dDir[1] * dir[1] + dDir[2] * dir[2];
+        for (int e = 0; e < 3; e++) grads.g.mean[3 * i + e] += (dDir[e] - dir[e] * dot) / len;
+      }
+    }
     const float a0 = p.alpha0[i];
     grads.g.opacity[i] += s9[5] * a0 * (1.f - a0);
     // Conic → 2D covariance: dΣ2 = −K G K with G the gradient on the symmetric conic K.
@@ -327,6 +403,8 @@ void renderReference(const Gaussians& gs, const Camera& cam, const float backgro
     size_t index;
   };
   std::vector<Entry> entries;
+  float centre[3];
+  cam.center(centre);
   const int tilesX = (cam.width + kTile - 1) / kTile, tilesY = (cam.height + kTile - 1) / kTile;
   for (size_t i = 0; i < n; i++) {
     ProjectionTerms t;
@@ -335,7 +413,9 @@ void renderReference(const Gaussians& gs, const Camera& cam, const float backgro
     tileRect(e.u, e.v, e.radius, tilesX, tilesY, e.rect);
     e.depth = t.pc[2];
     e.index = i;
-    for (int k = 0; k < 3; k++) e.rgb[k] = std::max(0.f, 0.5f + kSHC0 * gs.color[3 * i + k]);
+    float colour[3];
+    shColor(gs, i, centre, colour);
+    for (int k = 0; k < 3; k++) e.rgb[k] = std::max(0.f, colour[k]);
     e.alpha0 = 1.f / (1.f + std::exp(-gs.opacity[i]));
     entries.push_back(e);
   }

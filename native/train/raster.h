@@ -14,15 +14,51 @@ constexpr float kMinAlpha = 1.f / 255.f;
 constexpr float kMaxAlpha = 0.99f;
 constexpr float kMinTransmittance = 1e-4f;
 constexpr float kLowPass = 0.3f;
+constexpr int kMaxShDegree = 3;
+constexpr int kShRest = 15;  // SH coefficients above degree 0 at degree 3: 3 + 5 + 7
 
-// Parameters as optimised: log-scales, unnormalised quaternions (w x y z), opacity logits, SH DC colour.
+// How many coefficients above degree 0 a degree uses: 0, 3, 8, 15.
+constexpr int shRestOf(int degree) { return (degree + 1) * (degree + 1) - 1; }
+
+// Parameters as optimised: log-scales, unnormalised quaternions (w x y z), opacity logits, SH DC colour and
+// the higher SH coefficients (always room for degree 3; `shDegree` says how many are in use — the colour of a
+// gaussian is 0.5 + C0·dc + Σ basis_k(view direction)·sh_k, as 3DGS).
 struct Gaussians {
   std::vector<float> mean, logScale, quat, opacity, color;  // 3N, 3N, 4N, N, 3N
+  std::vector<float> sh;                                    // 45N: per gaussian 15 coefficients × (r g b), coefficient-major
+  int shDegree = 0;                                         // 0–3
   size_t size() const { return opacity.size(); }
   void resize(size_t n) {
-    mean.resize(3 * n), logScale.resize(3 * n), quat.resize(4 * n), opacity.resize(n), color.resize(3 * n);
+    mean.resize(3 * n), logScale.resize(3 * n), quat.resize(4 * n), opacity.resize(n), color.resize(3 * n), sh.resize(3 * kShRest * n);
   }
 };
+
+// The real SH basis functions of degree 1..degree at a unit direction (x y z), written to out[0..shRestOf(degree)).
+// A template so that the backward pass can evaluate it on dual numbers.
+template <typename T>
+void shBasis(const T& x, const T& y, const T& z, int degree, T* out) {
+  if (degree < 1) return;
+  const float C1 = 0.4886025119029199f;
+  out[0] = -C1 * y, out[1] = C1 * z, out[2] = -C1 * x;
+  if (degree < 2) return;
+  const T xx = x * x, yy = y * y, zz = z * z;
+  out[3] = 1.0925484305920792f * (x * y);
+  out[4] = -1.0925484305920792f * (y * z);
+  out[5] = 0.31539156525252005f * (2.f * zz - xx - yy);
+  out[6] = -1.0925484305920792f * (x * z);
+  out[7] = 0.5462742152960396f * (xx - yy);
+  if (degree < 3) return;
+  out[8] = -0.5900435899266435f * (y * (3.f * xx - yy));
+  out[9] = 2.890611442640554f * (x * y * z);
+  out[10] = -0.4570457994644658f * (y * (4.f * zz - xx - yy));
+  out[11] = 0.3731763325901154f * (z * (2.f * zz - 3.f * xx - 3.f * yy));
+  out[12] = -0.4570457994644658f * (x * (4.f * zz - xx - yy));
+  out[13] = 1.445305721320277f * (z * (xx - yy));
+  out[14] = -0.5900435899266435f * (x * (xx - 3.f * yy));
+}
+
+// Colour of gaussian i seen from `cameraCenter` (before the clamp at 0).
+void shColor(const Gaussians& gs, size_t i, const float cameraCenter[3], float rgb[3]);
 
 // A pinhole camera: world → camera rotation R (row-major) and translation t, focal lengths and principal point in pixels.
 struct Camera {
@@ -33,6 +69,10 @@ struct Camera {
   // Gaussians nearer than this (camera z) are not drawn: fusion leaves stray points next to the cameras,
   // which would cover the whole view.
   float near = 0.01f;
+  // The camera's centre in the world, −Rᵀt.
+  void center(float c[3]) const {
+    for (int k = 0; k < 3; k++) c[k] = -(R[k] * t[0] + R[3 + k] * t[1] + R[6 + k] * t[2]);
+  }
 };
 
 // What the forward pass keeps for the backward pass.

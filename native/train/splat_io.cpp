@@ -13,6 +13,9 @@
 namespace sr::train {
 namespace {
 
+// Version 2 added the SH coefficients above degree 0 and the degree in use.
+constexpr char kCheckpointMagic[9] = "SRCK0002";
+
 int typeSize(const std::string& t) {
   if (t == "char" || t == "uchar" || t == "int8" || t == "uint8") return 1;
   if (t == "short" || t == "ushort" || t == "int16" || t == "uint16") return 2;
@@ -62,13 +65,17 @@ std::vector<float> getVec(std::istream& in) {
   return v;
 }
 void putGaussians(std::ostream& out, const Gaussians& g) {
-  putVec(out, g.mean), putVec(out, g.logScale), putVec(out, g.quat), putVec(out, g.opacity), putVec(out, g.color);
+  putVec(out, g.mean), putVec(out, g.logScale), putVec(out, g.quat), putVec(out, g.opacity), putVec(out, g.color), putVec(out, g.sh);
+  put<int32_t>(out, g.shDegree);
 }
 Gaussians getGaussians(std::istream& in) {
   Gaussians g;
-  g.mean = getVec(in), g.logScale = getVec(in), g.quat = getVec(in), g.opacity = getVec(in), g.color = getVec(in);
+  g.mean = getVec(in), g.logScale = getVec(in), g.quat = getVec(in), g.opacity = getVec(in), g.color = getVec(in), g.sh = getVec(in);
+  g.shDegree = get<int32_t>(in);
   const size_t n = g.opacity.size();
-  if (g.mean.size() != 3 * n || g.logScale.size() != 3 * n || g.quat.size() != 4 * n || g.color.size() != 3 * n) throw std::runtime_error("corrupt checkpoint");
+  if (g.mean.size() != 3 * n || g.logScale.size() != 3 * n || g.quat.size() != 4 * n || g.color.size() != 3 * n || g.sh.size() != 3 * kShRest * n ||
+      g.shDegree < 0 || g.shDegree > kMaxShDegree)
+    throw std::runtime_error("corrupt checkpoint");
   return g;
 }
 
@@ -204,15 +211,21 @@ void writeSplatPly(const Gaussians& g, const std::string& path) {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) throw std::runtime_error("cannot write " + path);
     out << "ply\nformat binary_little_endian 1.0\nelement vertex " << g.size() << "\n";
-    for (const char* name : {"x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"})
-      out << "property float " << name << "\n";
+    const int rest = shRestOf(std::clamp(g.shDegree, 0, kMaxShDegree));
+    for (const char* name : {"x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"}) out << "property float " << name << "\n";
+    for (int k = 0; k < 3 * rest; k++) out << "property float f_rest_" << k << "\n";
+    for (const char* name : {"opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"}) out << "property float " << name << "\n";
     out << "end_header\n";
+    std::vector<float> row;
     for (size_t i = 0; i < g.size(); i++) {
       const float* q = &g.quat[4 * i];
       const float norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) + 1e-12f;
-      const float row[17] = {g.mean[3 * i], g.mean[3 * i + 1], g.mean[3 * i + 2], 0, 0, 0, g.color[3 * i], g.color[3 * i + 1], g.color[3 * i + 2], g.opacity[i],
-                             g.logScale[3 * i], g.logScale[3 * i + 1], g.logScale[3 * i + 2], q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm};
-      out.write(reinterpret_cast<const char*>(row), sizeof(row));
+      row = {g.mean[3 * i], g.mean[3 * i + 1], g.mean[3 * i + 2], 0, 0, 0, g.color[3 * i], g.color[3 * i + 1], g.color[3 * i + 2]};
+      const float* sh = &g.sh[size_t(3 * kShRest) * i];
+      for (int ch = 0; ch < 3; ch++)
+        for (int k = 0; k < rest; k++) row.push_back(sh[3 * k + ch]);
+      for (float v : {g.opacity[i], g.logScale[3 * i], g.logScale[3 * i + 1], g.logScale[3 * i + 2], q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm}) row.push_back(v);
+      out.write(reinterpret_cast<const char*>(row.data()), std::streamsize(row.size() * sizeof(float)));
     }
     if (!out) throw std::runtime_error("cannot write " + path);
   }
@@ -224,7 +237,7 @@ void writeCheckpoint(const Checkpoint& c, const std::string& path) {
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) throw std::runtime_error("cannot write " + path);
-    out.write("SRCK0001", 8);
+    out.write(kCheckpointMagic, 8);
     put<int32_t>(out, c.iteration);
     put<double>(out, c.seconds);
     for (float b : c.background) put<float>(out, b);
@@ -242,7 +255,9 @@ Checkpoint readCheckpoint(const std::string& path) {
   if (!in) throw std::runtime_error("cannot open " + path);
   char magic[8];
   in.read(magic, 8);
-  if (!in || std::memcmp(magic, "SRCK0001", 8) != 0) throw std::runtime_error(path + " is not a checkpoint of this trainer");
+  if (!in || std::memcmp(magic, "SRCK", 4) != 0) throw std::runtime_error(path + " is not a checkpoint of this trainer");
+  if (std::memcmp(magic, kCheckpointMagic, 8) != 0)
+    throw std::runtime_error(path + " was written by another version of this trainer (" + std::string(magic, 8) + ", this one reads " + kCheckpointMagic + ")");
   Checkpoint c;
   c.iteration = get<int32_t>(in);
   c.seconds = get<double>(in);

@@ -10,6 +10,7 @@ void resizeLike(Gaussians& g, size_t n) {
   g.resize(n);
   std::fill(g.mean.begin(), g.mean.end(), 0.f), std::fill(g.logScale.begin(), g.logScale.end(), 0.f);
   std::fill(g.quat.begin(), g.quat.end(), 0.f), std::fill(g.opacity.begin(), g.opacity.end(), 0.f), std::fill(g.color.begin(), g.color.end(), 0.f);
+  std::fill(g.sh.begin(), g.sh.end(), 0.f);
 }
 
 void adamBlock(std::vector<float>& p, const std::vector<float>& grad, std::vector<float>& m, std::vector<float>& v, float lr, int step) {
@@ -36,11 +37,15 @@ void append(Gaussians& to, const Gaussians& from, size_t i) {
   to.quat.insert(to.quat.end(), q, q + 4);
   to.opacity.push_back(o);
   to.color.insert(to.color.end(), c, c + 3);
+  const size_t shAt = to.sh.size();
+  to.sh.resize(shAt + 3 * kShRest);
+  std::copy_n(from.sh.begin() + std::ptrdiff_t(3 * kShRest * i), 3 * kShRest, to.sh.begin() + std::ptrdiff_t(shAt));
 }
 
 void appendZeros(Gaussians& g, size_t count) {
   g.mean.resize(g.mean.size() + 3 * count, 0.f), g.logScale.resize(g.logScale.size() + 3 * count, 0.f);
   g.quat.resize(g.quat.size() + 4 * count, 0.f), g.opacity.resize(g.opacity.size() + count, 0.f), g.color.resize(g.color.size() + 3 * count, 0.f);
+  g.sh.resize(g.sh.size() + 3 * kShRest * count, 0.f);
 }
 
 }  // namespace
@@ -57,11 +62,14 @@ void adamStep(Gaussians& params, const Gaussians& grads, Adam& state, const Lear
   adamBlock(params.quat, grads.quat, state.m.quat, state.v.quat, lr.quat, state.step);
   adamBlock(params.opacity, grads.opacity, state.m.opacity, state.v.opacity, lr.opacity, state.step);
   adamBlock(params.color, grads.color, state.m.color, state.v.color, lr.color, state.step);
+  // Higher SH coefficients only once they are in use (before, their gradients are zero and Adam would leave them).
+  if (params.shDegree > 0) adamBlock(params.sh, grads.sh, state.m.sh, state.v.sh, lr.sh, state.step);
 }
 
 void keepOnly(Gaussians& g, Adam* adam, const std::vector<char>& keep) {
   auto filter = [&](Gaussians& x) {
     Gaussians out;
+    out.shDegree = x.shDegree;
     for (size_t i = 0; i < keep.size(); i++)
       if (keep[i]) append(out, x, i);
     x = std::move(out);

@@ -17,7 +17,7 @@ struct Adam {
 };
 
 struct LearningRates {
-  float mean, logScale, quat, opacity, color;
+  float mean, logScale, quat, opacity, color, sh;  // sh: the coefficients above degree 0 (3DGS: colour / 20)
 };
 
 // One Adam step over every parameter block (beta1 0.9, beta2 0.999, eps 1e-15 as 3DGS).
@@ -62,7 +62,8 @@ PointCloud readPointsPly(const std::string& path);
 // One gaussian per point: isotropic, scaled by the mean distance to its 3 nearest neighbours.
 Gaussians gaussiansFromPoints(const PointCloud& points, float initialOpacity);
 
-// The standard 3DGS binary little-endian .ply (x y z nx ny nz f_dc_0..2 opacity scale_0..2 rot_0..3).
+// The standard 3DGS binary little-endian .ply (x y z nx ny nz f_dc_0..2 f_rest_* opacity scale_0..2 rot_0..3);
+// f_rest holds the coefficients of the degree in use, channel-major (all red ones, then green, then blue), as 3DGS.
 void writeSplatPly(const Gaussians& g, const std::string& path);
 
 struct Checkpoint {

@@ -49,9 +49,16 @@ double weightedSum(const Gaussians& g, const Camera& cam, const std::vector<floa
 
 // Every parameter's gradient against a central finite difference of L = Σ w·pixels (w random).
 // Float arithmetic: bound |analytic − numeric| ≤ 2e-2·max(|numeric|, 0.05·scale) with scale the largest gradient.
-TEST(Raster, GradientsMatchFiniteDifferences) {
+void checkGradients(int shDegree) {
   const Camera cam = smallCamera();
   Gaussians g = threeGaussians();
+  g.shDegree = shDegree;
+  if (shDegree > 0) {
+    // Small view-dependent terms: every colour stays above the clamp at 0 (no kink for the differences).
+    std::mt19937 shRng(7);
+    std::uniform_real_distribution<float> small(-0.08f, 0.08f);
+    for (auto& x : g.sh) x = small(shRng);
+  }
   const float bg[3] = {0.1f, 0.2f, 0.3f};
   std::mt19937 rng(3);
   std::uniform_real_distribution<float> uni(-1.f, 1.f);
@@ -66,8 +73,9 @@ TEST(Raster, GradientsMatchFiniteDifferences) {
     const char* name;
     std::vector<float> Gaussians::*field;
   };
-  const Block blocks[] = {{"mean", &Gaussians::mean}, {"logScale", &Gaussians::logScale}, {"quat", &Gaussians::quat}, {"opacity", &Gaussians::opacity}, {"color", &Gaussians::color}};
+  const Block blocks[] = {{"mean", &Gaussians::mean}, {"logScale", &Gaussians::logScale}, {"quat", &Gaussians::quat}, {"opacity", &Gaussians::opacity}, {"color", &Gaussians::color}, {"sh", &Gaussians::sh}};
   double worst = 0;
+  size_t checked = 0;
   for (const auto& b : blocks) {
     auto& values = g.*(b.field);
     const auto& analytic = grads.g.*(b.field);
@@ -85,9 +93,34 @@ TEST(Raster, GradientsMatchFiniteDifferences) {
       const double error = std::fabs(analytic[k] - numeric) / std::max(std::fabs(numeric), 0.05 * scale);
       worst = std::max(worst, error);
       EXPECT_LE(error, 2e-2) << b.name << "[" << k << "] analytic " << analytic[k] << " numeric " << numeric;
+      if (std::fabs(numeric) > 1e-6) checked++;
     }
   }
-  std::printf("[raster] worst relative gradient error %.3g (bound 2e-2)\n", worst);
+  // At degree 0 the 45 SH coefficients per gaussian are unused (zero gradient, matched); at degree 3 all are live.
+  std::printf("[raster] SH degree %d: worst relative gradient error %.3g (bound 2e-2) over %zu non-zero derivatives\n", shDegree, worst, checked);
+}
+
+TEST(Raster, GradientsMatchFiniteDifferences) { checkGradients(0); }
+TEST(Raster, GradientsMatchFiniteDifferencesAtShDegree3) { checkGradients(3); }
+
+// The SH colour against the closed form of degree 1 and the view dependence it must show: the same gaussian,
+// seen from the opposite side, gets the opposite degree-1 term.
+TEST(Raster, ShColourFollowsTheViewDirection) {
+  Gaussians g;
+  g.resize(1);
+  g.mean = {0.f, 0.f, 0.f};
+  g.color = {0.f, 0.f, 0.f};
+  g.shDegree = 1;
+  g.sh[3 * 1 + 0] = 0.5f;  // red, coefficient 1 (C1·z)
+  const float front[3] = {0.f, 0.f, -2.f}, back[3] = {0.f, 0.f, 2.f};
+  float a[3], b[3];
+  shColor(g, 0, front, a);
+  shColor(g, 0, back, b);
+  const float expected = 0.4886025119029199f * 0.5f;  // direction +z from the front camera
+  std::printf("[raster] SH degree 1: red from the front %.6f, from the back %.6f (expected 0.5 ± %.6f)\n", a[0], b[0], expected);
+  EXPECT_NEAR(a[0], 0.5f + expected, 1e-6);
+  EXPECT_NEAR(b[0], 0.5f - expected, 1e-6);
+  EXPECT_NEAR(a[1], 0.5f, 1e-6);
 }
 
 // One isotropic gaussian seen head-on: the rendered pixel is α·colour + (1−α)·background with

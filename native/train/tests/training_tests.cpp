@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <unistd.h>
 
+#include "train/ssim.h"
 #include "train/training.h"
 
 using namespace sr::train;
@@ -15,8 +17,9 @@ static Gaussians randomGaussians(size_t n, uint32_t seed) {
   std::uniform_real_distribution<float> uni(-1.f, 1.f);
   Gaussians g;
   g.resize(n);
-  for (auto* v : {&g.mean, &g.logScale, &g.quat, &g.opacity, &g.color})
+  for (auto* v : {&g.mean, &g.logScale, &g.quat, &g.opacity, &g.color, &g.sh})
     for (auto& x : *v) x = uni(rng);
+  g.shDegree = int(seed % 4);
   return g;
 }
 
@@ -33,8 +36,63 @@ TEST(Training, CheckpointRoundTrips) {
   EXPECT_EQ(back.adam.step, 9);
   EXPECT_EQ(back.params.mean, c.params.mean);
   EXPECT_EQ(back.adam.v.color, c.adam.v.color);
+  EXPECT_EQ(back.params.sh, c.params.sh);
+  EXPECT_EQ(back.params.shDegree, c.params.shDegree);
+  EXPECT_EQ(back.adam.m.sh, c.adam.m.sh);
   EXPECT_EQ(back.rng, c.rng);
   EXPECT_FLOAT_EQ(back.background[1], 0.25f);
+  std::filesystem::remove(path);
+}
+
+// A checkpoint of the previous format (no SH) is refused with a message, not misread.
+TEST(Training, OldCheckpointIsRefused) {
+  const auto path = std::filesystem::temp_directory_path() / ("srtrain-old-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write("SRCK0001", 8);
+    const int32_t iteration = 5;
+    out.write(reinterpret_cast<const char*>(&iteration), 4);
+  }
+  try {
+    readCheckpoint(path.string());
+    ADD_FAILURE() << "an old checkpoint was read";
+  } catch (const std::runtime_error& e) {
+    std::printf("[training] old checkpoint: %s\n", e.what());
+    EXPECT_NE(std::string(e.what()).find("another version"), std::string::npos);
+  }
+  std::filesystem::remove(path);
+}
+
+// The .ply carries the SH of the degree in use as 3DGS lays it out: f_rest_0..14 red coefficients 1..15, then
+// green, then blue.
+TEST(Training, PlyWritesShRestChannelMajor) {
+  Gaussians g = randomGaussians(2, 3);
+  g.shDegree = 3;
+  const auto path = std::filesystem::temp_directory_path() / ("srtrain-sh-" + std::to_string(::getpid()) + ".ply");
+  writeSplatPly(g, path.string());
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  std::vector<std::string> names;
+  while (std::getline(in, line) && line != "end_header")
+    if (line.rfind("property float ", 0) == 0) names.push_back(line.substr(15));
+  ASSERT_EQ(names.size(), 17u + 45u);
+  EXPECT_EQ(names[9], "f_rest_0");
+  EXPECT_EQ(names[53], "f_rest_44");
+  EXPECT_EQ(names[54], "opacity");
+  std::vector<float> rows(2 * names.size());
+  in.read(reinterpret_cast<char*>(rows.data()), std::streamsize(rows.size() * sizeof(float)));
+  ASSERT_TRUE(in);
+  const float* second = &rows[names.size()];
+  for (int ch = 0; ch < 3; ch++)
+    for (int k = 0; k < 15; k++) EXPECT_EQ(second[9 + ch * 15 + k], g.sh[45 + 3 * k + ch]) << "channel " << ch << " coefficient " << k;
+  EXPECT_EQ(second[54], g.opacity[1]);
+  // Degree 0: no f_rest at all (the 17 properties as before).
+  g.shDegree = 0;
+  writeSplatPly(g, path.string());
+  std::ifstream again(path, std::ios::binary);
+  size_t count = 0;
+  while (std::getline(again, line) && line != "end_header") count += line.rfind("property float ", 0) == 0;
+  EXPECT_EQ(count, 17u);
   std::filesystem::remove(path);
 }
 
@@ -78,17 +136,19 @@ TEST(Training, DensificationKeepsParametersAndOptimiserTogether) {
 TEST(Training, AdamMovesAgainstTheGradient) {
   Gaussians p = randomGaussians(3, 7), grad;
   grad.resize(3);
-  for (auto* v : {&grad.mean, &grad.logScale, &grad.quat, &grad.opacity, &grad.color})
+  for (auto* v : {&grad.mean, &grad.logScale, &grad.quat, &grad.opacity, &grad.color, &grad.sh})
     for (auto& x : *v) x = 1.f;
   const Gaussians before = p;
   Adam adam;
   adam.resize(3);
-  adamStep(p, grad, adam, {0.1f, 0.1f, 0.1f, 0.1f, 0.1f});
+  adamStep(p, grad, adam, {0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.01f});
   // First Adam step with bias correction moves each parameter by −lr·sign(grad).
   for (size_t i = 0; i < p.mean.size(); i++) EXPECT_NEAR(p.mean[i], before.mean[i] - 0.1f, 1e-5);
+  ASSERT_EQ(p.shDegree, 3);
+  for (size_t i = 0; i < p.sh.size(); i++) EXPECT_NEAR(p.sh[i], before.sh[i] - 0.01f, 1e-5);
 }
 
-// A short training run (render, L1, backward, Adam, densification with a seeded generator) done twice
+// A short training run at SH degree 3 (render, L1 + D-SSIM, backward, Adam, densification with a seeded generator) done twice
 // with the same seed and thread count gives bit-identical parameters.
 static Gaussians trainBriefly(uint32_t seed) {
   Gaussians g = randomGaussians(400, 11);
@@ -112,13 +172,13 @@ static Gaussians trainBriefly(uint32_t seed) {
     Render r;
     render(g, cam, bg, r);
     std::vector<float> dL;
-    l1Loss(r.rgb, target, dL);
+    l1SsimLoss(r.rgb, target, 80, 60, 0.2f, dL);
     Gradients grads;
     grads.g.resize(g.size());
-    for (auto* v : {&grads.g.mean, &grads.g.logScale, &grads.g.quat, &grads.g.opacity, &grads.g.color}) std::fill(v->begin(), v->end(), 0.f);
+    for (auto* v : {&grads.g.mean, &grads.g.logScale, &grads.g.quat, &grads.g.opacity, &grads.g.color, &grads.g.sh}) std::fill(v->begin(), v->end(), 0.f);
     grads.meanScreen.assign(g.size(), 0.f);
     backward(g, cam, bg, r, dL, grads);
-    adamStep(g, grads.g, adam, {1e-3f, 5e-3f, 1e-3f, 2.5e-2f, 2.5e-3f});
+    adamStep(g, grads.g, adam, {1e-3f, 5e-3f, 1e-3f, 2.5e-2f, 2.5e-3f, 1.25e-4f});
     for (size_t i = 0; i < g.size(); i++)
       if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i], stats.seen[i]++;
     if (it % 6 == 0) {
@@ -134,6 +194,7 @@ TEST(Training, SameSeedAndThreadsGiveIdenticalParameters) {
   std::printf("[training] determinism: %zu gaussians after 12 iterations with densification\n", a.size());
   ASSERT_EQ(a.size(), b.size());
   EXPECT_GT(a.size(), size_t(400));  // densification did run
-  for (auto [x, y] : {std::pair{&a.mean, &b.mean}, {&a.logScale, &b.logScale}, {&a.quat, &b.quat}, {&a.opacity, &b.opacity}, {&a.color, &b.color}})
+  for (auto [x, y] : {std::pair{&a.mean, &b.mean}, {&a.logScale, &b.logScale}, {&a.quat, &b.quat}, {&a.opacity, &b.opacity}, {&a.color, &b.color}, {&a.sh, &b.sh}})
     EXPECT_EQ(*x, *y);
+  EXPECT_EQ(a.shDegree, 3);  // the scene trains view-dependent colour (SH degree 3)
 }
