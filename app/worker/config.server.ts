@@ -44,6 +44,14 @@ const schema = z.object({
   SCAN_TRAIN_MAX_ITERATIONS: z.coerce.number().int().positive().default(30_000),
   SCAN_TRAIN_CHECKPOINT_SECONDS: seconds(120),
   SCAN_TRAIN_LONG_SIDE: z.coerce.number().int().min(64).max(4096).default(480),
+  /**
+   * Highest spherical-harmonics degree the trainer raises colours to (0–3). 0 by default: a degree-3 splat
+   * trains and renders, but its .sog delivery copy (splat-transform's SH compression) took 290–448 s for 28k
+   * splats here, past the delivery time limit, so scans would publish without the compact copy.
+   */
+  SCAN_TRAIN_SH_DEGREE: z.coerce.number().int().min(0).max(3).default(0),
+  /** Weight λ of the D-SSIM term in the trainer's loss, (1 − λ)·L1 + λ·(1 − SSIM). */
+  SCAN_TRAIN_SSIM_WEIGHT: z.coerce.number().min(0).max(1).default(0.2),
   SCAN_TRAINER_ITERATIONS: z.coerce.number().int().positive().default(30_000),
   /** Dense stereo and fusion (issue 14): on by default; off publishes from the sparse points only. */
   SCAN_DENSE: z.enum(["on", "off"]).default("on"),

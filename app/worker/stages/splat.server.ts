@@ -168,6 +168,8 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
       "--minutes", String(config.SCAN_TRAIN_MINUTES),
       "--max-iterations", String(config.SCAN_TRAIN_MAX_ITERATIONS),
       "--train-long-side", String(config.SCAN_TRAIN_LONG_SIDE),
+      "--sh-degree", String(config.SCAN_TRAIN_SH_DEGREE),
+      "--ssim-weight", String(config.SCAN_TRAIN_SSIM_WEIGHT),
       "--threads", String(config.SCAN_THREADS),
       ...(data.roi ? ["--roi", data.roi] : []),
     ],
@@ -217,7 +219,9 @@ export const splatStage: StageDefinition<SplatResult> = {
     return {
       trainer: gpu,
       iterations: gpu ? ctx.config.SCAN_TRAINER_ITERATIONS : ctx.config.SCAN_TRAIN_MAX_ITERATIONS,
-      cpu: gpu ? null : { minutes: ctx.config.SCAN_TRAIN_MINUTES, longSide: ctx.config.SCAN_TRAIN_LONG_SIDE },
+      cpu: gpu
+        ? null
+        : { minutes: ctx.config.SCAN_TRAIN_MINUTES, longSide: ctx.config.SCAN_TRAIN_LONG_SIDE, sh: ctx.config.SCAN_TRAIN_SH_DEGREE, ssim: ctx.config.SCAN_TRAIN_SSIM_WEIGHT },
     };
   },
   async run(ctx) {
