@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { webStreamOf } from "./lib/web-stream.server";
-import { RemixServer } from "@remix-run/react";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import * as Sentry from "@sentry/remix";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -25,6 +25,8 @@ const ABORT_DELAY = 5_000;
 
 export const handleError = (error: unknown, { request }: { request: Request }) => {
   if (request.signal.aborted || isAppError(error) || error instanceof Response) return;
+  // The framework's own client errors (a method a page has no action for: 405) are the client's, not ours.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   Sentry.captureException(error);
   logger.error("unhandled error", { path: new URL(request.url).pathname, error });
 };

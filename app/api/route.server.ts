@@ -4,6 +4,7 @@ import type { User } from "~/db.server";
 import { env } from "~/env.server";
 import { AppError } from "~/domain/errors";
 import { getApiUser } from "~/auth/require-user.server";
+import { drainBody, drainReader } from "~/lib/drain-body.server";
 import { withRequestOrigin } from "~/lib/request-origin.server";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "~/lib/safe-text";
 import { apiData, apiError, errorToResponse } from "./respond.server";
@@ -41,10 +42,18 @@ function describeIssues(where: string, error: z.ZodError): string {
     .join("; ");
 }
 
+/** A body over the JSON limit is read and discarded up to this size before the 413 (larger: the connection closes). */
+const DRAIN_CAP_BYTES = 8 * 1024 * 1024;
+
 async function readJsonBody(request: Request): Promise<unknown> {
   const limit = env().MAX_JSON_BYTES;
+  const tooLarge = () => new AppError("payload_too_large", `The request body is larger than ${limit} bytes.`);
   const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > limit) throw new AppError("payload_too_large", `The request body is larger than ${limit} bytes.`);
+  if (declared > limit) {
+    // Read the rest (within reason) so the client receives the 413 instead of a reset connection (item 8).
+    if (declared <= DRAIN_CAP_BYTES) await drainBody(request.body, DRAIN_CAP_BYTES);
+    throw tooLarge();
+  }
   const reader = request.body?.getReader();
   if (!reader) return undefined;
   const chunks: Uint8Array[] = [];
@@ -54,8 +63,9 @@ async function readJsonBody(request: Request): Promise<unknown> {
     if (done) break;
     total += value.length;
     if (total > limit) {
-      await reader.cancel();
-      throw new AppError("payload_too_large", `The request body is larger than ${limit} bytes.`);
+      // A chunked body gives no length up front: the same, once past the limit.
+      await drainReader(reader, DRAIN_CAP_BYTES);
+      throw tooLarge();
     }
     chunks.push(value);
   }

@@ -4,7 +4,11 @@
  */
 export async function drainBody(body: ReadableStream<Uint8Array> | null, capBytes = 256 * 1024 * 1024): Promise<void> {
   if (!body) return;
-  const reader = body.getReader();
+  await drainReader(body.getReader(), capBytes);
+}
+
+/** The same for a body whose reader is already taken (a reader stopped part-way by a size limit). */
+export async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>, capBytes: number): Promise<void> {
   let seen = 0;
   try {
     for (;;) {

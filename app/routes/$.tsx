@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { legacyPageFor } from "~/lib/legacy";
 
@@ -8,3 +9,5 @@ export function loader({ request }: LoaderFunctionArgs) {
   if (legacy) return redirect(`${legacy}${url.search}`, 301);
   return redirect("/");
 }
+
+export const action = methodNotAllowed(["GET"]);

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiData, apiError } from "~/api/respond.server";
@@ -23,3 +24,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   return apiData({ link: codes.at(-1)?.oobLink ?? null });
 }
+
+export const action = methodNotAllowed(["GET"]);

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { errorToResponse } from "~/api/respond.server";
 import { serveAvatar } from "~/domain/account.server";
@@ -12,3 +13,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return errorToResponse(error, request);
   }
 }
+
+export const action = methodNotAllowed(["GET"]);

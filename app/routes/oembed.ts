@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiError, errorToResponse } from "~/api/respond.server";
@@ -36,3 +37,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return response;
   }
 }
+
+export const action = methodNotAllowed(["GET"]);

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import { checkReadiness } from "~/domain/readiness.server";
 
 // GET /readyz — readiness: 200 when the database, the object store and the job queue answer and the
@@ -10,3 +11,5 @@ export async function loader() {
   const message = draining ? "This server is shutting down." : `Not ready: ${failing.join(", ")}.`;
   return new Response(JSON.stringify({ status: 503, error: "not_ready", message, checks }), { status: 503, headers });
 }
+
+export const action = methodNotAllowed(["GET"]);

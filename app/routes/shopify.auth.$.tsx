@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateAdmin } from "~/shopify.server";
 
@@ -7,3 +8,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await authenticateAdmin(request);
   return null;
 }
+
+export const action = methodNotAllowed(["GET"]);

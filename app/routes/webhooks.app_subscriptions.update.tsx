@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { handleChargeUpdate } from "~/domain/shopify-billing.server";
@@ -24,3 +25,5 @@ export async function action({ request }: ActionFunctionArgs) {
   );
   return new Response(null, { status: 200 });
 }
+
+export const loader = methodNotAllowed(["POST"]);

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { removeProductLinks } from "~/domain/product-links.server";
 import { runWebhookOnce } from "~/domain/shops.server";
@@ -15,3 +16,5 @@ export async function action({ request }: ActionFunctionArgs) {
   );
   return new Response(null, { status: 200 });
 }
+
+export const loader = methodNotAllowed(["POST"]);

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleShopRedact, runWebhookOnce } from "~/domain/shops.server";
 import { authenticateWebhook } from "~/shopify.server";
@@ -10,3 +11,5 @@ export async function action({ request }: ActionFunctionArgs) {
   );
   return new Response(null, { status: 200 });
 }
+
+export const loader = methodNotAllowed(["POST"]);

@@ -1,8 +1,12 @@
-// Issue 17 items 4–6: text, cursors and references a client gets wrong are clear 400s in the API's
-// shape (pages: a plain 400), never a 500.
+// Issue 17 items 4–8 and 13: text, cursors and references a client gets wrong are clear 400s in the API's
+// shape (pages: a plain 400), a wrong method is a 405, a JSON body over the limit a 413 the client receives —
+// never a 500 or a reset connection.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { rawRequest } from "../setup/raw-put";
 import { startTestServer } from "../setup/test-server";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -109,5 +113,59 @@ describe("signed-in calls leave the user row alone (item 13)", () => {
     await api("GET", "/items?owner=me", { token: alice.idToken });
     const after = await db().user.findUniqueOrThrow({ where: { id: me.json.data.user.id } });
     expect(after.updatedAt.getTime()).toBe(before.updatedAt.getTime());
+  });
+});
+
+describe("wrong methods (item 7)", () => {
+  it("every resource route serves both sides: the one it does not use answers 405", () => {
+    // Remix answers a route without a loader or an action with its own 400/405 error (logged as ours):
+    // each resource route (no page component) exports both, the unused one from methodNotAllowed.
+    const dir = path.resolve(import.meta.dirname, "../../app/routes");
+    const lacking = readdirSync(dir)
+      .filter((name) => /\.tsx?$/.test(name))
+      .filter((name) => {
+        const source = readFileSync(path.join(dir, name), "utf8");
+        if (/^export default/m.test(source)) return false;
+        const exports = (what: string) => new RegExp(`^export (async )?(function|const) ${what}\\b`, "m").test(source);
+        return !exports("loader") || !exports("action");
+      });
+    expect(lacking).toEqual([]);
+  });
+
+  it("answers 405 with Allow, in the API's shape, on webhooks, probes, feeds and pages", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["GET", "/webhooks/app/uninstalled", "POST"],
+      ["GET", "/webhooks/shop/redact", "POST"],
+      ["POST", "/healthz", "GET"],
+      ["DELETE", "/oembed?url=x", "GET"],
+      ["PUT", "/avatars/00000000-0000-4000-8000-000000000000", "GET"],
+      ["POST", "/no-such-page", "GET"],
+    ];
+    for (const [method, where, allow] of cases) {
+      const res = await fetch(`${server.url}${where}`, { method, redirect: "manual" });
+      expect([where, res.status]).toEqual([where, 405]);
+      expect(res.headers.get("allow")).toBe(allow);
+      expect(await res.json()).toMatchObject({ status: 405, error: "method_not_allowed" });
+    }
+    // A page without a form handler: Remix's own 405, not a 500.
+    expect((await fetch(`${server.url}/pricing`, { method: "POST", redirect: "manual" })).status).toBe(405);
+  });
+});
+
+describe("a JSON body over the limit (item 8)", () => {
+  const big = new TextEncoder().encode(JSON.stringify({ name: "A", email: "a@example.com", message: "x".repeat(300 * 1024) }));
+
+  it("sent chunked (no length up front), the client receives the 413 in the API shape", async () => {
+    const answer = await rawRequest("POST", `${server.url}/v1/contact`, big, { chunked: true, headers: { "Content-Type": "application/json" } });
+    expect(answer).not.toBe("reset");
+    const { status, text } = answer as { status: number; text: string };
+    expect(status).toBe(413);
+    expect(JSON.parse(text)).toMatchObject({ status: 413, error: "payload_too_large" });
+  });
+
+  it("with its length declared, the same", async () => {
+    const answer = await rawRequest("POST", `${server.url}/v1/contact`, big, { headers: { "Content-Type": "application/json" } });
+    expect(answer).not.toBe("reset");
+    expect((answer as { status: number }).status).toBe(413);
   });
 });

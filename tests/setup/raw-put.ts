@@ -8,13 +8,23 @@ import http from "node:http";
 export function rawPut(
   url: string,
   body: Uint8Array,
-  { chunked = false, abortAfter }: { chunked?: boolean; abortAfter?: number } = {},
+  options: { chunked?: boolean; abortAfter?: number } = {},
+): Promise<{ status: number; text: string } | "aborted" | "reset"> {
+  return rawRequest("PUT", url, body, options);
+}
+
+/** Any method, with extra headers (e.g. a JSON POST sent chunked). */
+export function rawRequest(
+  method: string,
+  url: string,
+  body: Uint8Array,
+  { chunked = false, abortAfter, headers = {} }: { chunked?: boolean; abortAfter?: number; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; text: string } | "aborted" | "reset"> {
   return new Promise((resolve) => {
     const target = new URL(url);
     const request = http.request(target, {
-      method: "PUT",
-      headers: chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(body.length) },
+      method,
+      headers: { ...headers, ...(chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(body.length) }) },
     });
     let settled = false;
     const settle = (value: { status: number; text: string } | "aborted" | "reset") => {
