@@ -28,12 +28,11 @@ export async function getOrCreateUserForIdentity(identity: DecodedIdToken): Prom
     // Never a part of the email as the public name (issue 17, item 18): a neutral handle the owner can change.
     const id = randomUUID();
     const displayName = initialDisplayName({ userId: id, profileName: identity.name, email });
-    // An upsert: two first requests of a new identity may race.
-    user = await db().user.upsert({
-      where: { firebaseUid: identity.uid },
-      create: { id, firebaseUid: identity.uid, email, emailVerified, displayName },
-      update: {},
-    });
+    // Several first requests of a new identity race (a page firing its API calls at once): INSERT … ON
+    // CONFLICT DO NOTHING, then read the one row. Prisma's upsert is a read then a write here, and the
+    // loser of the race failed on the unique firebaseUid with a 500.
+    await db().user.createMany({ data: [{ id, firebaseUid: identity.uid, email, emailVerified, displayName }], skipDuplicates: true });
+    user = await db().user.findUniqueOrThrow({ where: { firebaseUid: identity.uid } });
   }
   await ensureSubscription({ userId: user.id });
   return user;

@@ -114,6 +114,15 @@ describe("signed-in calls leave the user row alone (item 13)", () => {
     const after = await db().user.findUniqueOrThrow({ where: { id: me.json.data.user.id } });
     expect(after.updatedAt.getTime()).toBe(before.updatedAt.getTime());
   });
+
+  it("a new identity's first calls, all at once, each succeed and make one row", async () => {
+    const { db } = await import("~/db.server");
+    const newcomer = await createIdentity({ name: "Newcomer" });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api("GET", "/user", { token: newcomer.idToken })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json.data.user.id)).size).toBe(1);
+    expect(await db().user.count({ where: { id: answers[0].json.data.user.id } })).toBe(1);
+  });
 });
 
 describe("wrong methods (item 7)", () => {
