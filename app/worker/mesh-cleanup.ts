@@ -2,30 +2,7 @@
 // part of the subject (small floating components, what the mesher made of stray points) are removed,
 // and the surface is simplified to the triangle budget of its level (quadric error metric, meshoptimizer).
 import { MeshoptSimplifier } from "meshoptimizer";
-import type { Mesh } from "./mesh-glb";
-
-/** Keeps only the faces whose entry in `keepFace` is set; drops vertices no kept face uses. */
-function keepFaces(mesh: Mesh, keepFace: (face: number) => boolean): Mesh {
-  const remap = new Int32Array(mesh.positions.length / 3).fill(-1);
-  const indices: number[] = [];
-  let next = 0;
-  for (let f = 0; f < mesh.indices.length / 3; f++) {
-    if (!keepFace(f)) continue;
-    for (let k = 0; k < 3; k++) {
-      const v = mesh.indices[f * 3 + k];
-      if (remap[v] < 0) remap[v] = next++;
-      indices.push(remap[v]);
-    }
-  }
-  const positions = new Float32Array(next * 3);
-  const colors = mesh.colors ? new Uint8Array(next * 3) : null;
-  for (let v = 0; v < remap.length; v++) {
-    if (remap[v] < 0) continue;
-    positions.set(mesh.positions.subarray(v * 3, v * 3 + 3), remap[v] * 3);
-    colors?.set(mesh.colors!.subarray(v * 3, v * 3 + 3), remap[v] * 3);
-  }
-  return { positions, colors, indices: Uint32Array.from(indices) };
-}
+import { keepFaces, type Mesh } from "./mesh-glb";
 
 /**
  * Removes connected components (faces joined by shared vertices) with fewer than `minFraction` of all

@@ -242,6 +242,29 @@ export function validateGlb(bytes: Uint8Array): { vertices: number; triangles: n
   return { vertices, triangles };
 }
 
+/** Keeps the faces `keepFace` accepts, and only the vertices they use (renumbered in first-use order). */
+export function keepFaces(mesh: Mesh, keepFace: (face: number) => boolean): Mesh {
+  const remap = new Int32Array(mesh.positions.length / 3).fill(-1);
+  const indices: number[] = [];
+  let next = 0;
+  for (let f = 0; f < mesh.indices.length / 3; f++) {
+    if (!keepFace(f)) continue;
+    for (let k = 0; k < 3; k++) {
+      const v = mesh.indices[f * 3 + k];
+      if (remap[v] < 0) remap[v] = next++;
+      indices.push(remap[v]);
+    }
+  }
+  const positions = new Float32Array(next * 3);
+  const colors = mesh.colors ? new Uint8Array(next * 3) : null;
+  for (let v = 0; v < remap.length; v++) {
+    if (remap[v] < 0) continue;
+    positions.set(mesh.positions.subarray(v * 3, v * 3 + 3), remap[v] * 3);
+    colors?.set(mesh.colors!.subarray(v * 3, v * 3 + 3), remap[v] * 3);
+  }
+  return { positions, colors, indices: Uint32Array.from(indices) };
+}
+
 /**
  * Keeps the triangles whose three corners lie inside a sphere (the region of interest), and only the
  * vertices they use.
@@ -252,23 +275,5 @@ export function cropMesh(mesh: Mesh, sphere: { center: [number, number, number];
     const dx = mesh.positions[i * 3] - sphere.center[0], dy = mesh.positions[i * 3 + 1] - sphere.center[1], dz = mesh.positions[i * 3 + 2] - sphere.center[2];
     inside[i] = Math.hypot(dx, dy, dz) <= sphere.radius ? 1 : 0;
   }
-  const remap = new Int32Array(inside.length).fill(-1);
-  const indices: number[] = [];
-  let next = 0;
-  for (let t = 0; t < mesh.indices.length; t += 3) {
-    const a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
-    if (!inside[a] || !inside[b] || !inside[c]) continue;
-    for (const v of [a, b, c]) {
-      if (remap[v] < 0) remap[v] = next++;
-      indices.push(remap[v]);
-    }
-  }
-  const positions = new Float32Array(next * 3);
-  const colors = mesh.colors ? new Uint8Array(next * 3) : null;
-  for (let v = 0; v < remap.length; v++) {
-    if (remap[v] < 0) continue;
-    positions.set(mesh.positions.subarray(v * 3, v * 3 + 3), remap[v] * 3);
-    if (colors && mesh.colors) colors.set(mesh.colors.subarray(v * 3, v * 3 + 3), remap[v] * 3);
-  }
-  return { positions, colors, indices: Uint32Array.from(indices) };
+  return keepFaces(mesh, (f) => inside[mesh.indices[f * 3]] === 1 && inside[mesh.indices[f * 3 + 1]] === 1 && inside[mesh.indices[f * 3 + 2]] === 1);
 }

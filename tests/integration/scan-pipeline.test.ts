@@ -15,6 +15,7 @@ import { startScanInspector, type MeshCamera } from "../setup/scan-inspection";
 import { alignSimilarity } from "../setup/similarity";
 import { maskedPsnr, surfaceAgreement } from "../setup/surface-metrics";
 import { startTestServer } from "../setup/test-server";
+import { waitFor } from "../setup/wait-for";
 
 /**
  * The scan pipeline for real, on the CPU (issues 5, 14, 15): photo sets rendered from cat.glb go through
@@ -45,16 +46,6 @@ const children: ChildProcess[] = [];
 
 async function db() {
   return (await import("~/db.server")).db();
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 /** The in-process worker (started on first use, so it cannot take a job meant for a child worker). */

@@ -9,6 +9,7 @@ import { s3AppEnv } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { renderedPhotoSet } from "../setup/scan-media";
 import { startTestServer } from "../setup/test-server";
+import { waitFor } from "../setup/wait-for";
 
 /**
  * Workers that share no disk (issue 19 item 3): the web process and two workers as separate
@@ -38,16 +39,6 @@ const children: ChildProcess[] = [];
 
 async function db() {
   return (await import("~/db.server")).db();
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }
 
 /** A worker process with folders of its own: nothing on disk is shared with the web process or another worker. */
