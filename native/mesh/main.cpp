@@ -1,6 +1,7 @@
 // sr-texture --mesh <mesh.ply> --model <undistorted sparse/> --images <undistorted images/> --output <dir>
 //            [--skip <file of image names not to use>] [--max-texture 4096] [--cell 16]
-// Bakes a grid texture atlas for the mesh from the photos (one best view per face) and writes
+//            [--texels-per-pixel 1] [--max-views 6] [--weight-power 2] [--outlier 0.12] [--min-share 0.15]
+// Bakes a texture atlas for the mesh from the photos (photo-consistent views blended per texel) and writes
 // <dir>/mesh.obj (positions, per-corner UVs) and <dir>/atlas.png. Progress lines on stdout.
 #include <cstdio>
 #include <exception>
@@ -46,15 +47,24 @@ int main(int argc, char** argv) {
       sr::reportProgress(0.3 * (i + 1) / model.images.size(), "loading views");
     }
     if (views.empty()) throw std::runtime_error("the model has no images");
-    sr::BakedTexture baked = sr::bakeTexture(mesh.vertices, mesh.faces, views, args.integer("max-texture", 4096),
-                                             args.integer("cell", 16));
+    sr::BakeOptions options;
+    options.maxSide = args.integer("max-texture", options.maxSide);
+    options.preferredCell = args.integer("cell", options.preferredCell);
+    options.texelsPerPixel = float(args.num("texels-per-pixel", options.texelsPerPixel));
+    options.maxViews = args.integer("max-views", options.maxViews);
+    options.weightPower = float(args.num("weight-power", options.weightPower));
+    options.outlierColour = float(args.num("outlier", options.outlierColour));
+    options.minScoreShare = float(args.num("min-share", options.minScoreShare));
+    sr::BakedTexture baked = sr::bakeTexture(mesh.vertices, mesh.faces, views, options);
     sr::reportProgress(0.9, "writing");
-    size_t untextured = 0;
+    size_t untextured = 0, blended = 0;
     for (int v : baked.faceView) untextured += v < 0;
+    for (int n : baked.faceViewCount) blended += n;
     sr::saveImage(baked.atlas, output + "/atlas.png");
     sr::writeTexturedObj(output + "/mesh.obj", mesh, baked.uv);
-    std::printf("faces %zu vertices %zu views %zu untextured %zu atlas %dx%d cell %d\n", mesh.faces.size(),
-                mesh.vertices.size(), views.size(), untextured, baked.atlas.width, baked.atlas.height, baked.cell);
+    std::printf("faces %zu vertices %zu views %zu untextured %zu views/face %.2f atlas %dx%d cell %d\n", mesh.faces.size(),
+                mesh.vertices.size(), views.size(), untextured, double(blended) / double(mesh.faces.size()),
+                baked.atlas.width, baked.atlas.height, baked.cell);
     sr::reportProgress(1.0, "done");
     return 0;
   } catch (const std::exception& e) {

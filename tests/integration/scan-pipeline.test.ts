@@ -304,11 +304,11 @@ describe("an image-set scan", () => {
         const rendered = await inspector.renderMesh(glb, meshCameraOf(heldOut, camera.params[0], photo.width, photo.height));
         const score = maskedPsnr(rendered, photo.data, photo.width, photo.height);
         writeFileSync(path.join(ROOT, "tests/.tmp/scan-heldout-mesh.png"), PNG.sync.write(Object.assign(new PNG({ width: photo.width, height: photo.height }), { data: Buffer.from(rendered) })));
-        // Measured 18.98 dB: the issue's goal of 22 dB is not reached yet (per-face texels from one view each,
-        // no seam blending); this bound guards what there is.
-        console.warn(`[scan] textured mesh from held-out view image-009: PSNR ${score.psnr.toFixed(2)} dB over the ${(score.coverage * 100).toFixed(1)} % of pixels it covers (bound 17 dB; goal 22 dB)`);
+        // Measured 22.07 dB on this set (18.96 dB with one photo per face and faces in the atlas in mesher
+        // order); the issue's goal is 22 dB. The bound leaves room for COLMAP's run-to-run differences.
+        console.warn(`[scan] textured mesh from held-out view image-009: PSNR ${score.psnr.toFixed(2)} dB over the ${(score.coverage * 100).toFixed(1)} % of pixels it covers (bound 21 dB; goal 22 dB)`);
         expect(score.coverage).toBeGreaterThan(0.3);
-        expect(score.psnr).toBeGreaterThanOrEqual(17);
+        expect(score.psnr).toBeGreaterThanOrEqual(21);
 
         // The published .ply, drawn by Spark as the viewer draws it, from the same held-out camera.
         const splatRender = await inspector.renderSplat(ply, meshCameraOf(heldOut, camera.params[0], photo.width, photo.height));

@@ -37,7 +37,7 @@ const POISSON_DEPTH = 9;
 const MIN_COMPONENT_SHARE = 0.01;
 /** The photos the texture is baked from are undistorted at up to this long side (px). */
 const TEXTURE_VIEW_SIZE = 1600;
-/** Largest atlas side (texels) and the preferred texels per face cell. */
+/** Largest atlas side (texels) and the most texels per face cell side (sr-texture matches it to the photos). */
 const ATLAS_MAX = 4096;
 const ATLAS_CELL = 16;
 
@@ -214,7 +214,8 @@ async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<Mesh
  */
 export const meshStage: StageDefinition<MeshResult> = {
   name: "mesh",
-  version: 2,
+  // 3: photo-consistent views blended per texel, atlas cells in surface order and sized to the photos.
+  version: 3,
   outputs: [MESH_FILE, MESH_LITE_FILE],
   params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: POISSON_TRIM, minComponent: MIN_COMPONENT_SHARE, views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
   async run(ctx) {
