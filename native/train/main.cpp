@@ -28,7 +28,10 @@ struct View {
   Camera camera;             // at training resolution
   Camera full;               // at the dataset image's size
   std::vector<float> pixels;  // training resolution, RGB
+  Camera coarse;             // at half the training resolution (coarse-to-fine)
+  std::vector<float> coarsePixels;
 };
+
 
 Camera cameraOf(const sr::Image& image, const sr::Camera& c, float scale) {
   Camera out{};
@@ -72,6 +75,9 @@ int main(int argc, char** argv) {
     const double shEvery = args.num("sh-every", 0.1);
     // Loss: (1 − λ)·L1 + λ·D-SSIM (3DGS: λ = 0.2).
     const float ssimWeight = float(args.num("ssim-weight", 0.2));
+    // Coarse-to-fine: the first --coarse-until of the budget trains on half-resolution images (a quarter of
+    // the pixels per iteration, so several times the iterations while the shape settles).
+    const double coarseUntil = std::clamp(args.num("coarse-until", 0.25), 0.0, 1.0);
     if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
     if (!(minutes > 0) || maxIterations < 1 || longSide < 32) throw std::runtime_error("--minutes, --max-iterations and --train-long-side must be positive");
@@ -85,13 +91,17 @@ int main(int argc, char** argv) {
     for (const auto& image : model.images) {
       const auto& cam = model.cameraOf(image);
       const float scale = std::min(1.f, float(longSide) / float(std::max(cam.width, cam.height)));
-      View view{image.name, cameraOf(image, cam, scale), cameraOf(image, cam, 1.f), {}};
+      View view{image.name, cameraOf(image, cam, scale), cameraOf(image, cam, 1.f), {}, {}, {}};
       if (holdout.count(image.name)) {
         held.push_back(std::move(view));
         continue;
       }
       const sr::ImageRGB photo = sr::loadImage(imagesDir + "/" + image.name);
       view.pixels = toVector(sr::resizeImage(photo, view.camera.width, view.camera.height));
+      if (coarseUntil > 0) {
+        view.coarse = scaledCamera(view.camera, 0.5f);
+        view.coarsePixels = toVector(sr::resizeImage(photo, view.coarse.width, view.coarse.height));
+      }
       train.push_back(std::move(view));
     }
     if (train.empty()) throw std::runtime_error("no training images");
@@ -106,7 +116,7 @@ int main(int argc, char** argv) {
     float near = 0.f;
     for (const auto& image : model.images) near += float((image.center() - centroid).norm());
     near = 0.1f * near / float(model.images.size());
-    for (auto& v : train) v.camera.near = near, v.full.near = near;
+    for (auto& v : train) v.camera.near = near, v.full.near = near, v.coarse.near = near;
     for (auto& v : held) v.camera.near = near, v.full.near = near;
 
     Checkpoint state;
@@ -155,6 +165,7 @@ int main(int argc, char** argv) {
     float lastLoss = 0;
     double lastPsnr = 0;
     std::uniform_int_distribution<size_t> pick(0, train.size() - 1);
+    bool wasCoarse = false;
     for (;; iteration++) {
       const double spent = secondsBefore + elapsed();
       const double fraction = std::max(spent / budget, double(iteration) / maxIterations);
@@ -165,18 +176,25 @@ int main(int argc, char** argv) {
         std::printf("SH degree %d at iteration %d\n", shDegree, iteration);
       }
       const View& view = train[pick(rng)];
+      const bool coarse = fraction < coarseUntil;
+      if (coarse != wasCoarse) {
+        std::printf("%s resolution at iteration %d\n", coarse ? "half" : "full", iteration);
+        wasCoarse = coarse;
+      }
+      const Camera& camera = coarse ? view.coarse : view.camera;
+      const std::vector<float>& target = coarse ? view.coarsePixels : view.pixels;
       Render r;
-      render(state.params, view.camera, state.background, r);
-      lastLoss = l1SsimLoss(r.rgb, view.pixels, view.camera.width, view.camera.height, ssimWeight, dL);
-      if (iteration % 10 == 0) lastPsnr = psnr(r.rgb, view.pixels);
+      render(state.params, camera, state.background, r);
+      lastLoss = l1SsimLoss(r.rgb, target, camera.width, camera.height, ssimWeight, dL);
+      if (iteration % 10 == 0) lastPsnr = psnr(r.rgb, target);
       zero(grads.g, state.params.size());
       grads.meanScreen.assign(state.params.size(), 0.f);
-      backward(state.params, view.camera, state.background, r, dL, grads);
+      backward(state.params, camera, state.background, r, dL, grads);
       // Learning rates: means decay exponentially to 1 % over the budget (3DGS), scaled by the extent.
       LearningRates lr{float(1.6e-4 * extent * std::pow(0.01, fraction)), 5e-3f, 1e-3f, 2.5e-2f, 2.5e-3f, 2.5e-3f / 20.f};
       adamStep(state.params, grads.g, state.adam, lr);
       for (size_t i = 0; i < state.params.size(); i++)
-        if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i] * 0.5f * float(view.camera.width), stats.seen[i]++;
+        if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i] * 0.5f * float(camera.width), stats.seen[i]++;
       // Densify often while the budget is young (budgets here are minutes, not hours as on a GPU).
       if (iteration > 0 && iteration % 50 == 0 && fraction < 0.7) {
         const auto d = densifyAndPrune(state.params, state.adam, stats, densify, rng);

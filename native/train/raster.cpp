@@ -442,4 +442,12 @@ void renderReference(const Gaussians& gs, const Camera& cam, const float backgro
     }
 }
 
+Camera scaledCamera(Camera c, float factor) {
+  const int width = std::max(1, int(std::lround(c.width * factor))), height = std::max(1, int(std::lround(c.height * factor)));
+  const float sx = float(width) / float(c.width), sy = float(height) / float(c.height);
+  c.fx *= sx, c.cx *= sx, c.fy *= sy, c.cy *= sy;
+  c.width = width, c.height = height;
+  return c;
+}
+
 }  // namespace sr::train

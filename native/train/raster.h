@@ -75,6 +75,10 @@ struct Camera {
   }
 };
 
+// The same view for an image `factor` times the size (coarse-to-fine training): intrinsics scaled by the
+// rounded size's own ratio, so pixel centres stay where an area-averaged resize puts them.
+Camera scaledCamera(Camera c, float factor);
+
 // What the forward pass keeps for the backward pass.
 struct Projected {
   std::vector<float> uv, conic, depth, rgb, alpha0;  // 2N, 3N (a b c), N, 3N, N (sigmoid(opacity))

@@ -212,7 +212,8 @@ async function untrainedSplat(ctx: StageContext, failure: string | null): Promis
 
 export const splatStage: StageDefinition<SplatResult> = {
   name: "splat",
-  version: 2,
+  // 3: the CPU trainer trains coarse-to-fine (half resolution for the first quarter of the budget).
+  version: 3,
   outputs: ["splat"],
   params: (ctx) => {
     const gpu = ctx.config.SCAN_TRAINER_COMMAND ?? null;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <random>
 
+#include "lib/image.h"
 #include "train/raster.h"
 
 using namespace sr::train;
@@ -178,4 +179,35 @@ TEST(Raster, TiledMatchesReference) {
   for (size_t i = 0; i < ref.size(); i++) worst = std::max(worst, double(std::fabs(ref[i] - fast.rgb[i])));
   std::printf("[raster] tiled vs reference on 300 random gaussians: max abs difference %.3g (bound 1e-5)\n", worst);
   EXPECT_LE(worst, 1e-5);
+}
+
+// Coarse-to-fine training renders the same view at half size: that render must match the full-size render
+// shrunk by area averaging (what the trainer compares it with), pixel for pixel.
+TEST(Raster, HalfSizeCameraMatchesTheShrunkFullRender) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uni(-1.f, 1.f);
+  const Camera full = smallCamera(160, 112);
+  const Camera half = scaledCamera(full, 0.5f);
+  ASSERT_EQ(half.width, 80);
+  ASSERT_EQ(half.height, 56);
+  Gaussians g;
+  g.resize(200);
+  for (size_t i = 0; i < g.size(); i++) {
+    g.mean[3 * i] = uni(rng) * 1.2f, g.mean[3 * i + 1] = uni(rng) * 0.9f, g.mean[3 * i + 2] = 3.f + uni(rng);
+    for (int k = 0; k < 3; k++) g.logScale[3 * i + k] = std::log(0.08f + 0.06f * (uni(rng) + 1.f)), g.color[3 * i + k] = uni(rng);
+    for (int k = 0; k < 4; k++) g.quat[4 * i + k] = uni(rng);
+    g.opacity[i] = uni(rng);
+  }
+  const float bg[3] = {0.2f, 0.4f, 0.6f};
+  Render big, small;
+  render(g, full, bg, big);
+  render(g, half, bg, small);
+  sr::ImageRGB image(full.width, full.height);
+  image.data = big.rgb;
+  const sr::ImageRGB shrunk = sr::resizeImage(image, half.width, half.height);
+  double sum = 0;
+  for (size_t i = 0; i < shrunk.data.size(); i++) sum += std::pow(double(shrunk.data[i]) - small.rgb[i], 2);
+  const double psnr = 10 * std::log10(1.0 / (sum / double(shrunk.data.size())));
+  std::printf("[raster] half-size camera vs the full render shrunk 2x: PSNR %.2f dB (bound 35 dB)\n", psnr);
+  EXPECT_GE(psnr, 35.0);
 }
