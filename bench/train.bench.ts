@@ -7,9 +7,10 @@
 //   has no SSIM). The folder's dense/ inputs and train/holdout.txt are copied to a scratch folder
 //   (the work folder is never written) and sr-train runs there once per budget in
 //   TRAIN_BENCH_MINUTES (default "1,2,4,8,15"), with TRAIN_BENCH_THREADS threads (default 2) and the
-//   worker's arguments (640 px long side, ROI crop), one budget after another.
+//   worker's default training settings (app/worker/config.server.ts: long side, SH degree, D-SSIM weight;
+//   ROI crop), one budget after another.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,8 @@ if (minutes.some((m) => !(m > 0))) {
   process.exit(2);
 }
 const threads = process.env.TRAIN_BENCH_THREADS ?? "2";
+const { parseWorkerConfig } = await import("~/worker/config.server");
+const worker = parseWorkerConfig({});
 const inputs = ["dense/images", "dense/sparse", "dense/fused.ply", "train/holdout.txt"];
 for (const needed of inputs) {
   if (!existsSync(path.join(work, needed))) {
@@ -49,6 +52,7 @@ try {
   process.stdout.write("minutes  iterations  gaussians  train PSNR  held-out PSNR\n");
   for (const budget of minutes) {
     const out = path.join(scratch, `run-${budget}`);
+    mkdirSync(out, { recursive: true });
     const at = (name: string) => path.join(scratch, name);
     const run = spawnSync(
       path.join(bin, "sr-train"),
@@ -56,7 +60,8 @@ try {
         ...["--images", at("dense/images"), "--sparse", at("dense/sparse"), "--init", at("dense/fused.ply")],
         ...["--holdout", at("train/holdout.txt"), "--output", path.join(out, "model.ply"), "--renders", path.join(out, "renders")],
         ...["--metrics", path.join(out, "metrics.json"), "--checkpoint", path.join(out, "checkpoint.bin"), "--resume", "0"],
-        ...["--minutes", String(budget), "--train-long-side", "640", "--threads", threads, ...roi],
+        ...["--minutes", String(budget), "--train-long-side", String(worker.SCAN_TRAIN_LONG_SIDE), "--threads", threads, ...roi],
+        ...["--sh-degree", String(worker.SCAN_TRAIN_SH_DEGREE), "--ssim-weight", String(worker.SCAN_TRAIN_SSIM_WEIGHT)],
       ],
       { stdio: ["ignore", "ignore", "inherit"] },
     );
