@@ -6,6 +6,7 @@
 // side with the dense figures. Prints figures only (no pass/fail). Run:
 //   npm run bench scan                       (both inputs)
 //   npx tsx bench/scan.bench.ts images       (or: video)
+//   SCAN_BENCH_PHOTOS=40 SCAN_BENCH_SIZE=1600x1200 npx tsx bench/scan.bench.ts images   (a larger photo set)
 // Storage and working files go to a temporary folder; nothing touches a database.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -75,8 +76,11 @@ async function bench(label: string, kind: "image" | "video", put: (itemId: strin
 
 try {
   if (which === "both" || which === "images") {
-    const set = await renderedPhotoSet();
-    await bench(`image set: ${set.files.length} renders of cat.glb, 800×600`, "image", async (itemId) => {
+    const [width, height] = (process.env.SCAN_BENCH_SIZE ?? "800x600").split("x").map(Number);
+    const count = Number(process.env.SCAN_BENCH_PHOTOS ?? 24);
+    if (!(count >= 8 && width >= 64 && height >= 64)) throw new Error("SCAN_BENCH_PHOTOS must be at least 8 and SCAN_BENCH_SIZE like 1600x1200");
+    const set = await renderedPhotoSet({ count, width, height });
+    await bench(`image set: ${set.files.length} renders of cat.glb, ${width}×${height}`, "image", async (itemId) => {
       for (const file of set.files) await storage().write(`items/${itemId}/images/${path.basename(file)}`, readFileSync(file));
       return { inputPath: `items/${itemId}/images/`, duration: null };
     });
