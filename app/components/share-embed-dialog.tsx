@@ -17,6 +17,7 @@ export function ShareEmbedDialog({
   visible,
   onHide,
   getCurrentView,
+  captureView,
   onChange,
 }: {
   item: ItemDto;
@@ -24,6 +25,7 @@ export function ShareEmbedDialog({
   visible: boolean;
   onHide: () => void;
   getCurrentView: () => CameraView | null;
+  captureView: () => Promise<Blob> | null;
   /** Something the page shows changed (watermark, settings): reload its data. */
   onChange: () => void;
 }) {
@@ -47,7 +49,7 @@ export function ShareEmbedDialog({
           </TabPanel>
         ) : null}
         <TabPanel header="Viewer">
-          <ViewerSettingsPanel key={item.updated_at} itemId={item.id} settings={item.settings} getCurrentView={getCurrentView} onSaved={onChange} />
+          <ViewerSettingsPanel key={item.updated_at} itemId={item.id} settings={item.settings} getCurrentView={getCurrentView} captureView={captureView} onSaved={onChange} />
         </TabPanel>
       </TabView>
     </Dialog>

@@ -3,6 +3,7 @@ import { Checkbox } from "primereact/checkbox";
 import { useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { LENGTH_UNITS, type LengthUnit, type ViewerSettings } from "~/domain/viewer-settings";
+import { uploadItemThumbnail } from "~/lib/item-thumbnail";
 import type { CameraView } from "~/viewer/camera-view";
 import { useToast } from "./toast-provider";
 
@@ -11,17 +12,21 @@ const DEFAULT_PICKER_COLOUR = "#1e1f22";
 
 /**
  * The Viewer tab of the Share / Embed dialog: how the model opens everywhere (page, viewer, embeds) —
- * PATCH /v1/item/{id}/settings. The opening view is taken from the viewer on the page.
+ * PATCH /v1/item/{id}/settings. The opening view is taken from the viewer on the page, and so is the
+ * thumbnail when the owner asks for "this view" (any model, as Builder scenes).
  */
 export function ViewerSettingsPanel({
   itemId,
   settings,
   getCurrentView,
+  captureView,
   onSaved,
 }: {
   itemId: string;
   settings: ViewerSettings;
   getCurrentView: () => CameraView | null;
+  /** A picture of what the viewer shows now, or null while it shows nothing. */
+  captureView: () => Promise<Blob> | null;
   onSaved: () => void;
 }) {
   const { api } = useAuth();
@@ -31,6 +36,7 @@ export function ViewerSettingsPanel({
   const [units, setUnits] = useState<LengthUnit>(settings.units);
   const [camera, setCamera] = useState<CameraView | null>(settings.camera);
   const [saving, setSaving] = useState(false);
+  const [capturing, setCapturing] = useState(false);
 
   const save = async () => {
     setSaving(true);
@@ -49,6 +55,24 @@ export function ViewerSettingsPanel({
     const view = getCurrentView();
     if (view) setCamera({ position: round(view.position), target: round(view.target) });
     else toast({ severity: "warn", summary: "No view yet", detail: "Wait until the model is shown, then try again." });
+  };
+
+  const takeThumbnailFromView = async () => {
+    const picture = captureView();
+    if (!picture) {
+      toast({ severity: "warn", summary: "No view yet", detail: "Wait until the model is shown, then try again." });
+      return;
+    }
+    setCapturing(true);
+    try {
+      await uploadItemThumbnail(api, itemId, await picture);
+      toast({ severity: "success", summary: "Saved", detail: "The thumbnail now shows this view." });
+      onSaved();
+    } catch (error) {
+      toast({ severity: "warn", summary: "Thumbnail not updated", detail: (error as Error).message });
+    } finally {
+      setCapturing(false);
+    }
   };
 
   return (
@@ -91,6 +115,9 @@ export function ViewerSettingsPanel({
         <span data-testid="viewer-camera-state">{camera ? "Opens at the view you saved" : "Opens framed automatically"}</span>
         <Button type="button" size="small" outlined label="Use the current view" icon="pi pi-camera" onClick={useCurrentView} />
         {camera ? <Button type="button" size="small" text label="Frame automatically" onClick={() => setCamera(null)} /> : null}
+      </div>
+      <div className="embed-option">
+        <Button type="button" size="small" outlined label="Use this view as the thumbnail" icon="pi pi-image" loading={capturing} onClick={() => void takeThumbnailFromView()} />
       </div>
       <Button type="submit" label="Save viewer settings" loading={saving} />
     </form>

@@ -23,6 +23,7 @@ import { loadVisibleItem } from "~/lib/visible-item.server";
 import { useConfirmDeleteItem } from "~/lib/use-confirm-delete-item";
 import type { Viewer } from "~/viewer";
 import { getCameraView } from "~/viewer/camera-view";
+import { captureFrame } from "~/viewer/capture-frame";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // A view counts on the server, once per page load, never for the owner.
@@ -94,6 +95,7 @@ export default function ItemPage() {
           visible={sharing}
           onHide={() => setSharing(false)}
           getCurrentView={() => (viewerRef.current ? getCameraView(viewerRef.current.stage) : null)}
+          captureView={() => (viewerRef.current ? captureFrame(viewerRef.current) : null)}
           onChange={() => revalidator.revalidate()}
         />
       ) : null}

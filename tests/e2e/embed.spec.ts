@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { PNG } from "pngjs";
+import sharp from "sharp";
 import { createIdentity } from "../setup/firebase-users";
 import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { BASE_URL, createCreator, disconnect, setUserPlan, uploadModel, type Creator } from "./site-seed";
@@ -246,5 +247,18 @@ test("the owner shares and embeds from the model page: links, embed code, regist
   await expect(page.getByText("The model opens this way from now on.")).toBeVisible();
   const saved = (await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings;
   expect(saved).toMatchObject({ autorotate: true, units: "cm", camera: { position: expect.any(Array), target: expect.any(Array) } });
+
+  // Any model's thumbnail can be the view on screen (an uploaded model has none of its own at first).
+  const owner = { headers: { Authorization: `Bearer ${identity.idToken}` } };
+  expect((await (await fetch(`${BASE_URL}/v1/item/${itemId}`, owner)).json()).data.thumbnail_url).toBeNull();
+  await dialog.getByRole("button", { name: "Use this view as the thumbnail" }).click();
+  await expect(page.getByText("The thumbnail now shows this view.")).toBeVisible();
+  const thumbnailUrl = (await (await fetch(`${BASE_URL}/v1/item/${itemId}`, owner)).json()).data.thumbnail_url;
+  expect(thumbnailUrl).toEqual(expect.any(String));
+  const thumbnail = await fetch(`${BASE_URL}${thumbnailUrl}`, owner);
+  expect(thumbnail.headers.get("content-type")).toMatch(/image\/jpeg/);
+  // A picture of the model, not an empty canvas: its pixels vary.
+  const { channels } = await sharp(Buffer.from(await thumbnail.arrayBuffer())).stats();
+  expect(Math.max(...channels.map((c) => c.stdev))).toBeGreaterThan(5);
   expect(consoleErrors).toEqual([]);
 });

@@ -14,6 +14,7 @@ import { MAX_SCENE_PARTS } from "~/domain/scene-schemas";
 import { uploadItemThumbnail } from "~/lib/item-thumbnail";
 import type { Viewer } from "~/viewer";
 import { getCameraView } from "~/viewer/camera-view";
+import { captureFrame } from "~/viewer/capture-frame";
 import type { SceneGizmo } from "~/viewer/scene-gizmo";
 import { PartTransformFields } from "./part-transform-fields";
 import { sceneSaveBody, type EditorPart, type EditorTransform } from "./scene-editor-state";
@@ -44,18 +45,6 @@ export interface SceneEditorProps {
 
 function partsFrom(dtos: ScenePartDto[]): EditorPart[] {
   return dtos.map((part) => ({ id: part.id, item_id: part.item_id, name: part.name, model_type: part.model_type, transform: part.transform }));
-}
-
-/** Resolves with a JPEG of the next frame drawn (the gizmo hidden), read in the same task as the draw. */
-function captureFrame(viewer: Viewer): Promise<Blob> {
-  return new Promise((resolve, reject) => {
-    const onRender = () => {
-      viewer.off("render", onRender);
-      viewer.canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("The view could not be captured"))), "image/jpeg", 0.85);
-    };
-    viewer.on("render", onRender);
-    viewer.stage.requestRender();
-  });
 }
 
 /** A picture of the scene without the gizmo (the selection stays as it is, whatever happens meanwhile). */
