@@ -21,6 +21,7 @@ const MAIN_LINKS = [
   { to: "/dashboard", label: "My Dashboard" },
   { to: "/pricing", label: "Pricing" },
   { to: "/tutorial", label: "Tutorial" },
+  { to: "/builder", label: "Builder" },
 ];
 
 /**
@@ -73,12 +74,12 @@ function MoreMenu({ env, idSuffix }: { env: PublicEnv; idSuffix: string }) {
   );
 }
 
-function MenuLinks({ env, idSuffix }: { env: PublicEnv; idSuffix: string }) {
+function MenuLinks({ env, idSuffix, admin }: { env: PublicEnv; idSuffix: string; admin: boolean }) {
   return (
     <ul className="site-nav-list">
-      {MAIN_LINKS.map((link) => (
+      {[...MAIN_LINKS, ...(admin ? [{ to: "/admin", label: "Admin" }] : [])].map((link) => (
         <li key={link.to}>
-          <NavLink to={link.to} end={link.end} className="site-nav-link">
+          <NavLink to={link.to} end={"end" in link ? link.end : false} className="site-nav-link">
             {link.label}
           </NavLink>
         </li>
@@ -116,7 +117,7 @@ export function SiteHeader({ env }: { env: PublicEnv }) {
         <img src="/favicon.svg" alt="" width={28} height={28} /> <span>Scanroom</span>
       </Link>
       <nav aria-label="Main" className="site-nav" data-testid="desktop-menu">
-        <MenuLinks env={env} idSuffix="desktop" />
+        <MenuLinks env={env} idSuffix="desktop" admin={!!user?.isAdmin} />
       </nav>
       <Button
         className="site-menu-toggle"
@@ -149,7 +150,7 @@ export function SiteHeader({ env }: { env: PublicEnv }) {
       </div>
       {mobileOpen ? (
         <nav aria-label="Main (mobile)" className="site-nav-mobile" data-testid="mobile-menu">
-          <MenuLinks env={env} idSuffix="mobile" />
+          <MenuLinks env={env} idSuffix="mobile" admin={!!user?.isAdmin} />
         </nav>
       ) : null}
     </header>

@@ -3,7 +3,9 @@ import { Form, useLoaderData, useNavigation, useSearchParams, useSubmit } from "
 import { Button } from "primereact/button";
 import { useCallback, useEffect, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
+import { FrontDoor } from "~/components/front-door";
 import { ItemCard } from "~/components/item-card";
+import { getPageUser } from "~/auth/require-user.server";
 import { presentItem } from "~/domain/item-presenter";
 import { listItems } from "~/domain/items.server";
 import { assertPageCursor } from "~/domain/pagination";
@@ -18,6 +20,8 @@ export const meta: MetaFunction = () => [
 ];
 
 const PAGE_SIZE = 24;
+/** Most viewed public models on the front door (signed-out visitors). */
+const FEATURED_COUNT = 4;
 const SORTS = [
   { value: "newest", label: "Newest" },
   { value: "most_viewed", label: "Most viewed" },
@@ -44,8 +48,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   assertPageCursor(query.cursor, query.sort);
   // Public items only, whoever asks: Explore never lists unlisted or private models.
   const page = await listItems({ viewerId: null, query });
+  // The front door's models, for visitors without a session (signed-in users see Explore alone).
+  const featured = (await getPageUser(request))
+    ? []
+    : (await listItems({ viewerId: null, query: listItemsQuerySchema.parse({ sort: "most_viewed", limit: FEATURED_COUNT }) })).items;
   return json({
     items: page.items.map((item) => presentItem(item, null)),
+    featured: featured.map((item) => presentItem(item, null)),
     nextCursor: page.next_cursor,
     filters: { q: query.q ?? "", category: query.category ?? "", sort: query.sort },
   });
@@ -60,7 +69,7 @@ interface Category {
 export default function Explore() {
   const data = useLoaderData<typeof loader>();
   const { filters } = data;
-  const { api } = useAuth();
+  const { api, user, ready } = useAuth();
   const submit = useSubmit();
   const navigation = useNavigation();
   const [params] = useSearchParams();
@@ -93,8 +102,9 @@ export default function Explore() {
 
   return (
     <section className="page explore">
+      {ready && !user ? <FrontDoor featured={data.featured} /> : null}
       <div className="explore-head">
-        <h1>Explore</h1>
+        {ready && !user ? <h2>Explore</h2> : <h1>Explore</h1>}
         <p className="explore-lead">3D models and gaussian splats captured by the Scanroom community.</p>
       </div>
       <Form

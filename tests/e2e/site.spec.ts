@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { PNG } from "pngjs";
 import { expect, registerAndSignIn, test } from "./fixtures";
-import { createCreator, disconnect, notifyUser, replaceAnnouncements, uploadModel, viewItem, type Creator } from "./site-seed";
+import { BASE_URL, createCreator, disconnect, grantAdmin, notifyUser, replaceAnnouncements, uploadModel, viewItem, type Creator } from "./site-seed";
 
 // The public site (issue 3): every SPEC §2 route and its layout, the chrome, announcements, explore,
 // visibility rules, the signed-in pages, and an axe check of every page.
@@ -240,6 +240,42 @@ test("a failed announcements load hides the bar", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByTestId("announcement-bar")).toHaveCount(0);
   await replaceAnnouncements([]);
+});
+
+test("the front door: signed out, what Scanroom does, the most viewed models and one call to action; signed in, Explore; Builder in the menu, Admin for admins", async ({ page, consoleErrors }) => {
+  await page.goto("/");
+  await settle(page);
+  const door = page.getByTestId("front-door");
+  await expect(door.getByRole("heading", { level: 1 })).toHaveText("Turn a video or photos into a 3D model");
+  await expect(door.locator(".front-door-steps strong")).toHaveText(["Capture", "Get a 3D model", "Embed and sell"]);
+  // The popular models are the API's most viewed public ones, in its order.
+  const mostViewed = (await (await fetch(`${BASE_URL}/v1/items?sort=most_viewed&limit=4`)).json()).data.items as Array<{ id: string; name: string }>;
+  expect(mostViewed.length).toBe(4);
+  await expect(door.getByTestId("featured-model")).toHaveText(mostViewed.map((item) => item.name));
+  await expect(door.getByTestId("featured-model").first().getByRole("link")).toHaveAttribute("href", `/item/${mostViewed[0].id}`);
+  // One call to action; Explore follows below the front door.
+  await expect(door.getByRole("link")).toHaveCount(5);
+  await expect(page.getByRole("heading", { level: 2, name: "Explore" })).toBeVisible();
+  await expect(page.getByTestId("desktop-menu").getByRole("link", { name: "Builder" })).toHaveAttribute("href", "/builder");
+  await expect(page.getByTestId("desktop-menu").getByRole("link", { name: "Admin" })).toHaveCount(0);
+  await expectNoSeriousAxeViolations(page, "/ (front door)");
+  await door.getByTestId("front-door-cta").click();
+  await expect(page).toHaveURL("/auth?redirect=%2Fdashboard");
+
+  // Signed in: Explore alone.
+  const { email } = await registerAndSignIn(page, { name: `Door ${RUN}` });
+  await page.goto("/");
+  await settle(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Explore");
+  await expect(page.getByTestId("front-door")).toHaveCount(0);
+  await expect(page.getByTestId("desktop-menu").getByRole("link", { name: "Admin" })).toHaveCount(0);
+  // An admin sees the way to the admin area.
+  await grantAdmin(email);
+  await page.reload();
+  await settle(page);
+  await page.getByTestId("desktop-menu").getByRole("link", { name: "Admin" }).click();
+  await expect(page).toHaveURL(/\/admin/);
+  expect(consoleErrors).toEqual([]);
 });
 
 test("explore: search by name, category filter, sort, more pages, owner and views", async ({ page, consoleErrors }) => {
