@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { useNavigate, useSearchParams } from "@remix-run/react";
+import { Link, useNavigate, useSearchParams } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { InputText } from "primereact/inputtext";
 import { Message } from "primereact/message";
@@ -22,6 +22,8 @@ function describeAuthError(error: unknown): string {
     "auth/invalid-email": "Enter a valid email address.",
     "auth/too-many-requests": "Too many attempts. Wait a moment and try again.",
     "auth/network-request-failed": "We could not reach the sign-in service. Check your connection.",
+    "auth/expired-action-code": "This link has expired. Ask for a new one.",
+    "auth/invalid-action-code": "This link is not valid any more (it may have been used already). Ask for a new one.",
   };
   return messages[code] ?? (error instanceof Error ? error.message : "Sign-in failed.");
 }
@@ -29,6 +31,81 @@ function describeAuthError(error: unknown): string {
 async function authModule() {
   const [{ firebaseAuth }, fb] = await Promise.all([import("~/auth/firebase.client"), import("firebase/auth")]);
   return { firebaseAuth, fb };
+}
+
+/** Local mode: the link the Auth emulator recorded for the address instead of emailing it (null if none). */
+async function localLinkFor(email: string, purpose: "verify" | "reset"): Promise<string | null> {
+  const response = await fetch(`/auth/local-verification-link?purpose=${purpose}&email=${encodeURIComponent(email)}`);
+  const body = await response.json().catch(() => null);
+  return typeof body?.data?.link === "string" ? body.data.link : null;
+}
+
+/** The page Firebase's password-reset link opens: checks the code, then sets the new password. */
+function ResetPasswordForm({ code }: { code: string }) {
+  const { firebaseConfig } = useAuth();
+  const [account, setAccount] = useState<string | null>(null);
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    authModule()
+      .then(({ firebaseAuth, fb }) => fb.verifyPasswordResetCode(firebaseAuth(firebaseConfig), code))
+      .then(
+        (email) => current && setAccount(email),
+        (e) => current && setError(describeAuthError(e)),
+      );
+    return () => {
+      current = false;
+    };
+  }, [code, firebaseConfig]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { firebaseAuth, fb } = await authModule();
+      await fb.confirmPasswordReset(firebaseAuth(firebaseConfig), code, password);
+      setDone(true);
+    } catch (e) {
+      setError(describeAuthError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="page auth-page">
+      <h1>Choose a new password</h1>
+      {error ? <Message severity="error" text={error} className="auth-message" /> : null}
+      {done ? (
+        <>
+          <Message severity="success" text="Your password has been changed." className="auth-message" />
+          <p>
+            <Link to="/auth">Sign in with your new password</Link>
+          </p>
+        </>
+      ) : account ? (
+        <form onSubmit={save} className="auth-form" aria-label="Choose a new password">
+          <p>
+            For <strong>{account}</strong>
+          </p>
+          <label htmlFor="new-password">New password</label>
+          <Password inputId="new-password" value={password} onChange={(e) => setPassword(e.target.value)} feedback={false} toggleMask required autoComplete="new-password" />
+          <Button type="submit" label="Save new password" loading={busy} />
+        </form>
+      ) : error ? (
+        <p>
+          <Link to="/auth">Back to sign in</Link>
+        </p>
+      ) : (
+        <p>Checking the link…</p>
+      )}
+    </section>
+  );
 }
 
 export default function AuthPage() {
@@ -44,10 +121,14 @@ export default function AuthPage() {
   const [info, setInfo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [localLink, setLocalLink] = useState<string | null>(null);
+  const [forgot, setForgot] = useState(false);
+  const [localResetLink, setLocalResetLink] = useState<string | null>(null);
+  // Firebase's password-reset link points here: /auth?mode=resetPassword&oobCode=…
+  const resetCode = params.get("mode") === "resetPassword" ? params.get("oobCode") : null;
 
   useEffect(() => {
-    if (ready && user) navigate(redirectTo, { replace: true });
-  }, [ready, user, navigate, redirectTo]);
+    if (ready && user && !resetCode) navigate(redirectTo, { replace: true });
+  }, [ready, user, navigate, redirectTo, resetCode]);
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -76,8 +157,24 @@ export default function AuthPage() {
       const { firebaseAuth, fb } = await authModule();
       const credential = await fb.createUserWithEmailAndPassword(firebaseAuth(firebaseConfig), email.trim(), password);
       if (displayName.trim()) await fb.updateProfile(credential.user, { displayName: displayName.trim() });
+      // The verify page that follows says where the link went.
       await fb.sendEmailVerification(credential.user);
-      setInfo(`We sent a verification link to ${email.trim()}. Open it, then press Continue.`);
+    });
+  };
+
+  const sendPasswordReset = (event: FormEvent) => {
+    event.preventDefault();
+    const address = email.trim();
+    return run(async () => {
+      const { firebaseAuth, fb } = await authModule();
+      try {
+        await fb.sendPasswordResetEmail(firebaseAuth(firebaseConfig), address);
+      } catch (e) {
+        // Whether an address has an account is not told to whoever asks.
+        if ((e as { code?: string })?.code !== "auth/user-not-found") throw e;
+      }
+      setInfo(`If ${address} has an account, we sent it a link to choose a new password.`);
+      setLocalResetLink(firebaseConfig.emulatorHost ? await localLinkFor(address, "reset") : null);
     });
   };
 
@@ -106,15 +203,16 @@ export default function AuthPage() {
     if (!needsVerification || !firebaseUser?.email || !firebaseConfig.emulatorHost) return;
     const email = firebaseUser.email;
     const timer = setInterval(async () => {
-      const response = await fetch(`/auth/local-verification-link?email=${encodeURIComponent(email)}`);
-      const body = await response.json().catch(() => null);
-      if (body?.data?.link) {
-        setLocalLink(body.data.link);
+      const link = await localLinkFor(email, "verify");
+      if (link) {
+        setLocalLink(link);
         clearInterval(timer);
       }
     }, 1000);
     return () => clearInterval(timer);
   }, [needsVerification, firebaseUser, firebaseConfig.emulatorHost]);
+
+  if (resetCode) return <ResetPasswordForm code={resetCode} />;
 
   if (needsVerification && firebaseUser) {
     return (
@@ -150,13 +248,39 @@ export default function AuthPage() {
       {info ? <Message severity="info" text={info} className="auth-message" /> : null}
       <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)}>
         <TabPanel header="Sign in">
-          <form onSubmit={signIn} className="auth-form" aria-label="Sign in">
-            <label htmlFor="signin-email">Email</label>
-            <InputText id="signin-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
-            <label htmlFor="signin-password">Password</label>
-            <Password inputId="signin-password" value={password} onChange={(e) => setPassword(e.target.value)} feedback={false} toggleMask required autoComplete="current-password" />
-            <Button type="submit" label="Sign in" loading={busy} />
-          </form>
+          {forgot ? (
+            <form onSubmit={sendPasswordReset} className="auth-form" aria-label="Reset your password">
+              <p>Enter your account&apos;s email address and we will send you a link to choose a new password.</p>
+              <label htmlFor="reset-email">Email</label>
+              <InputText id="reset-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+              <Button type="submit" label="Send reset link" loading={busy} />
+              {localResetLink ? (
+                <p className="local-hint" data-testid="local-password-reset">
+                  Local mode sends no email. Open this link to choose a new password: <a href={localResetLink}>password reset link</a>
+                </p>
+              ) : null}
+              <Button type="button" link label="Back to sign in" onClick={() => setForgot(false)} />
+            </form>
+          ) : (
+            <form onSubmit={signIn} className="auth-form" aria-label="Sign in">
+              <label htmlFor="signin-email">Email</label>
+              <InputText id="signin-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+              <label htmlFor="signin-password">Password</label>
+              <Password inputId="signin-password" value={password} onChange={(e) => setPassword(e.target.value)} feedback={false} toggleMask required autoComplete="current-password" />
+              <Button type="submit" label="Sign in" loading={busy} />
+              <Button
+                type="button"
+                link
+                label="Forgot password?"
+                onClick={() => {
+                  setForgot(true);
+                  setError(null);
+                  setInfo(null);
+                  setLocalResetLink(null);
+                }}
+              />
+            </form>
+          )}
         </TabPanel>
         <TabPanel header="Register">
           <form onSubmit={register} className="auth-form" aria-label="Register">

@@ -1,0 +1,49 @@
+import { expect, registerAndSignIn, test } from "./fixtures";
+
+// Issue 18 item 3: "Forgot password?" on /auth — Firebase's reset flow; in local mode (the Auth emulator
+// sends no email) the page shows the reset link, which opens our own "Choose a new password" form.
+
+test("forgot password: the reset link (shown in local mode) sets a new password that signs in, the old one no longer does, and nobody learns whether an address has an account", async ({ page, consoleErrors }) => {
+  const { email } = await registerAndSignIn(page, { name: "Forgetful" });
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByText("Logout success.")).toBeVisible();
+  await page.goto("/auth");
+  await page.getByRole("button", { name: "Forgot password?" }).click();
+
+  // An address without an account gets the same answer and no link.
+  const stranger = `nobody-${Date.now()}@example.com`;
+  await page.locator("#reset-email").fill(stranger);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText(`If ${stranger} has an account, we sent it a link to choose a new password.`)).toBeVisible();
+  await expect(page.getByTestId("local-password-reset")).toHaveCount(0);
+
+  await page.locator("#reset-email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText(`If ${email} has an account, we sent it a link to choose a new password.`)).toBeVisible();
+  const link = page.getByTestId("local-password-reset").getByRole("link");
+  const href = await link.getAttribute("href");
+  expect(href).toMatch(/^\/auth\?mode=resetPassword&oobCode=/);
+  await link.click();
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await page.locator("#new-password").fill("a-new-password-456");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByText("Your password has been changed.")).toBeVisible();
+
+  // The link works once.
+  await page.goto(href!);
+  await expect(page.getByText("This link is not valid any more (it may have been used already). Ask for a new one.")).toBeVisible();
+
+  await page.getByRole("link", { name: "Back to sign in" }).click();
+  await page.locator("#signin-email").fill(email);
+  await page.locator("#signin-password").fill("a-strong-password-123");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByText("The email or password is not right.")).toBeVisible();
+  await page.locator("#signin-password").fill("a-new-password-456");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+  // The browser logs the Auth service's refusals (HTTP 400: the unknown address, the used code, the old
+  // password); nothing else.
+  expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  consoleErrors.splice(0, consoleErrors.length);
+});
