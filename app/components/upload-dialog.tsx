@@ -1,4 +1,4 @@
-import { useNavigate } from "@remix-run/react";
+import { Link, useNavigate } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { ConfirmDialog } from "primereact/confirmdialog";
 import { Dialog } from "primereact/dialog";
@@ -270,7 +270,15 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
       {scansUnavailable ? (
         <Message className="upload-message" severity="warn" text={scansUnavailable} data-testid="scans-unavailable" />
       ) : null}
-      {scansBlocked ? <Message className="upload-message" severity="warn" text={MESSAGES.noScanCredits} /> : null}
+      {/* Only where a scan could be meant: nothing chosen yet, or a video or photos (issue 18, item 7). */}
+      {scansBlocked && kind !== "model" ? (
+        <div className="upload-message upload-message-stack" data-testid="no-scan-credits">
+          <Message severity="warn" text={MESSAGES.noScanCredits} />
+          <Link to="/pricing" className="upload-upgrade-link">
+            See plans and scan packages
+          </Link>
+        </div>
+      ) : null}
       {countProblem ? <Message className="upload-message" severity="warn" text={countProblem.message} /> : null}
       {files.length > 0 ? (
         <ul className="upload-file-list" aria-label="Selected files">

@@ -4,6 +4,7 @@ import pg from "pg";
 import type { Page } from "@playwright/test";
 import { databaseUrl, EMULATOR_HOST } from "../setup/config";
 import { ensureTestMedia, type TestMedia } from "../setup/media";
+import { SHARED_DATA } from "../setup/shared-data";
 import { expect, registerAndSignIn, test } from "./fixtures";
 
 // SPEC §2, §4, §5, §8, §9 in Chromium with real media (tests/setup/media.ts): every rule of the
@@ -61,6 +62,7 @@ async function apiGet(page: Page, token: string, apiPath: string) {
   return (await res.json()).data;
 }
 
+const sampleGlb = path.join(SHARED_DATA, "models/cat.glb");
 const file = (p: string, mimeType: string) => ({ name: path.basename(p), mimeType, buffer: readFileSync(p) });
 const jpegs = (from: number, to: number) => media.images.slice(from, to);
 
@@ -224,8 +226,15 @@ test("the Upload dialog enforces every scan rule, and valid scans reach the dash
     await closeDialog();
     await openDialog();
     await expect(dialog.getByText(MESSAGES.noScans)).toBeVisible();
+    await expect(dialog.getByRole("link", { name: "See plans and scan packages" })).toHaveAttribute("href", "/pricing");
+    // Someone uploading a model file is not told about scans.
+    await input.setInputFiles({ name: "chair.glb", mimeType: "model/gltf-binary", buffer: readFileSync(sampleGlb) });
+    await expect(fileList.getByText("chair.glb")).toBeVisible();
+    await expect(dialog.getByText(MESSAGES.noScans)).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Clear" }).click();
     await input.setInputFiles(file(media.portrait, "video/mp4"));
     await expect(fileList.getByText(path.basename(media.portrait))).toBeVisible();
+    await expect(dialog.getByText(MESSAGES.noScans)).toBeVisible();
     await expect(upload).toBeDisabled();
 
     await sql(`UPDATE "Subscription" SET "planId" = (SELECT id FROM "Plan" WHERE "planType" = 'pro') WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [email]);
