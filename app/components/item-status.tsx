@@ -20,8 +20,8 @@ export function ItemStatus({ status, detail, progress }: { status: string; detai
       {status === "processing" ? (
         <>
           <span className="item-status-detail">
-            {detail ?? "Working"}
-            {percent !== null ? ` · ${percent}%` : ""}
+            {/* The worker's stage line carries the percent itself ("Matching images — 50% · …"). */}
+            {detail ?? `Working${percent !== null ? ` · ${percent}%` : ""}`}
           </span>
           <ProgressBar
             value={percent ?? 0}
