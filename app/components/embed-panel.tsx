@@ -38,6 +38,7 @@ export function EmbedPanel({
   const [label, setLabel] = useState("");
   const [busy, setBusy] = useState(false);
   const [autorotate, setAutorotate] = useState(false);
+  const [responsive, setResponsive] = useState(false);
   const [annotations, setAnnotations] = useState(true);
 
   const fail = useCallback((error: unknown) => toast({ severity: "error", summary: "Error!", detail: (error as Error).message }), [toast]);
@@ -79,7 +80,11 @@ export function EmbedPanel({
           <label htmlFor="embed-annotations">Show annotations</label>
         </span>
       </fieldset>
-      <CopyField label="Embed code" value={embedCode(appUrl, item, options)} multiline testId="dialog-embed-code" />
+      <span className="embed-option">
+        <Checkbox inputId="embed-responsive" checked={responsive} onChange={(e) => setResponsive(!!e.checked)} />
+        <label htmlFor="embed-responsive">Responsive: as wide as the page allows (4:3) instead of 640 × 480</label>
+      </span>
+      <CopyField label="Embed code" value={embedCode(appUrl, item, { ...options, responsive })} multiline testId="dialog-embed-code" />
       <div className="embed-option">
         <InputSwitch
           inputId="embed-watermark-switch"

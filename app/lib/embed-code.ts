@@ -16,11 +16,26 @@ function escapeAttribute(value: string): string {
   return value.replace(/[&"<>]/g, (c) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[c]!);
 }
 
+/**
+ * The iframe code of an item: a fixed width × height, or (responsive) as wide as the page's container with
+ * the same aspect ratio.
+ */
 export function embedCode(
   appUrl: string,
   item: { id: string; name: string },
-  { width = EMBED_SIZE.width, height = EMBED_SIZE.height, ...options }: Partial<EmbedOptions> & { width?: number; height?: number } = {},
+  {
+    width = EMBED_SIZE.width,
+    height = EMBED_SIZE.height,
+    responsive = false,
+    ...options
+  }: Partial<EmbedOptions> & { width?: number; height?: number; responsive?: boolean } = {},
 ): string {
   const src = escapeAttribute(embedUrl(appUrl, item.id, options));
-  return `<iframe src="${src}" title="${escapeAttribute(item.name)}" width="${width}" height="${height}" style="border:0" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`;
+  const attributes = `src="${src}" title="${escapeAttribute(item.name)}"`;
+  const permissions = `allow="fullscreen; xr-spatial-tracking" allowfullscreen`;
+  if (!responsive) return `<iframe ${attributes} width="${width}" height="${height}" style="border:0" ${permissions}></iframe>`;
+  return (
+    `<div style="position:relative;width:100%;aspect-ratio:${width}/${height}">` +
+    `<iframe ${attributes} style="position:absolute;inset:0;width:100%;height:100%;border:0" ${permissions}></iframe></div>`
+  );
 }

@@ -229,6 +229,14 @@ test("the owner shares and embeds from the model page: links, embed code, regist
   await dialog.getByRole("tab", { name: "Embed" }).click();
   await dialog.getByText("Rotate slowly", { exact: true }).click();
   await expect(dialog.getByTestId("dialog-embed-code")).toHaveValue(new RegExp(`src="${BASE_URL}/embed/${itemId}\\?autorotate=1"`));
+  // Responsive code: as wide as the column it is put in, 4:3 (a 900 px column gives 900 × 675).
+  await dialog.getByText("Responsive: as wide as the page allows (4:3) instead of 640 × 480").click();
+  const responsiveCode = await dialog.getByTestId("dialog-embed-code").inputValue();
+  expect(responsiveCode).toMatch(/^<div style="position:relative;width:100%;aspect-ratio:640\/480"><iframe /);
+  const host = await page.context().newPage();
+  await host.setContent(`<div style="width:900px">${responsiveCode}</div>`);
+  expect(await host.locator("iframe").boundingBox()).toMatchObject({ width: 900, height: 675 });
+  await host.close();
   await expect(dialog.getByRole("switch")).toBeDisabled(); // the free plan keeps the watermark
   await expect(dialog.getByText("Removing the watermark needs the Growth or Pro plan.")).toBeVisible();
   await dialog.getByLabel("Where you will embed it (optional)").fill("Shop homepage");
