@@ -114,7 +114,7 @@ export function SiteHeader({ env }: { env: PublicEnv }) {
   return (
     <header className="site-header">
       <Link to="/" className="site-logo" aria-label="Scanroom home">
-        <img src="/favicon.svg" alt="" width={28} height={28} /> <span>Scanroom</span>
+        <img src="/favicon.svg" alt="" width={28} height={28} /> <span className="site-logo-name">Scanroom</span>
       </Link>
       <nav aria-label="Main" className="site-nav" data-testid="desktop-menu">
         <MenuLinks env={env} idSuffix="desktop" admin={!!user?.isAdmin} />
@@ -132,8 +132,8 @@ export function SiteHeader({ env }: { env: PublicEnv }) {
         <NotificationsBell />
         {user ? (
           <>
-            <Button label="New Model" icon="pi pi-plus" onClick={() => openUpload()} data-testid="new-model" />
-            <Button label="Logout" text onClick={logout} />
+            <Button label="New Model" icon="pi pi-plus" className="site-compact-button" onClick={() => openUpload()} data-testid="new-model" />
+            <Button label="Logout" icon="pi pi-sign-out" text className="site-compact-button" onClick={logout} />
             <Link to="/settings" className="site-avatar" aria-label="Settings" data-testid="settings-avatar">
               {user.avatarUrl ? (
                 <img src={user.avatarUrl} alt="" width={32} height={32} />

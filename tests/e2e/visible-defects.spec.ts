@@ -160,3 +160,36 @@ test("the edit page's right column is fully on screen at 1440 and 390 px (item 1
   }
   expect(consoleErrors).toEqual([]);
 });
+
+/** The header's visible controls, and whether they all sit on one row (same vertical band). */
+async function headerRow(page: Page) {
+  return page.evaluate(() => {
+    const header = document.querySelector<HTMLElement>(".site-header")!;
+    const controls = [...header.querySelectorAll<HTMLElement>(".site-logo, .site-menu-toggle, .site-header-actions > *")]
+      .filter((element) => element.getClientRects().length > 0 && getComputedStyle(element).display !== "none")
+      .map((element) => element.getBoundingClientRect());
+    const tops = controls.map((rect) => rect.top);
+    return { count: controls.length, spread: Math.max(...tops) - Math.min(...tops), right: Math.max(...controls.map((rect) => rect.right)), height: header.getBoundingClientRect().height };
+  });
+}
+
+test("at 390 px the header is one row, signed out and signed in, its buttons still named (issue 18, item 7)", async ({ page, consoleErrors }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/tutorial");
+  await expect(page.getByTestId("login-link")).toBeVisible();
+  const signedOut = await headerRow(page);
+  expect(signedOut.spread, "controls' tops differ (a second row)").toBeLessThan(12);
+  expect(signedOut.right).toBeLessThanOrEqual(390);
+  await shoot(page, "header-390-signed-out");
+
+  await registerAndSignIn(page, { name: "Narrow Owner" });
+  await page.goto("/tutorial");
+  await expect(page.getByRole("button", { name: "New Model" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+  const signedIn = await headerRow(page);
+  expect(signedIn.count).toBeGreaterThanOrEqual(6);
+  expect(signedIn.spread, "controls' tops differ (a second row)").toBeLessThan(12);
+  expect(signedIn.right).toBeLessThanOrEqual(390);
+  await shoot(page, "header-390-signed-in");
+  expect(consoleErrors).toEqual([]);
+});
