@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Mesh } from "./mesh-glb";
-import { removeSmallComponents, simplifyToBudget } from "./mesh-cleanup";
+import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions } from "./mesh-cleanup";
 
 /** A UV sphere of radius r at `center` with `rings` × `segments` quads (two triangles each). */
 function sphere(r: number, center: [number, number, number], rings: number, segments: number): Mesh {
@@ -66,5 +66,81 @@ describe("simplifyToBudget", () => {
     }
     console.warn(`simplified 160,000 → ${faces} faces; worst face-centre deviation ${(worst * 100).toFixed(3)} % of r (bound 1 %); simplifier error ${error.toFixed(5)}`);
     expect(worst).toBeLessThan(0.01);
+  });
+});
+
+describe("removeUnsupportedFaces", () => {
+  /** A unit square in the z = 0 plane as an n × n grid of quads. */
+  function grid(n: number): Mesh {
+    const positions: number[] = [];
+    const indices: number[] = [];
+    for (let y = 0; y <= n; y++) for (let x = 0; x <= n; x++) positions.push(x / n, y / n, 0);
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const a = y * (n + 1) + x, b = a + 1, c = a + n + 1, d = c + 1;
+        indices.push(a, b, c, b, d, c);
+      }
+    }
+    return { positions: Float32Array.from(positions), colors: null, indices: Uint32Array.from(indices) };
+  }
+  let seed = 7;
+  const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 0.004;
+  /** Points 0.01 apart on the unit square where `measured(x, y)`, a little noisy in depth. */
+  function measuredPoints(measured: (x: number, y: number) => boolean): Float32Array {
+    const points: number[] = [];
+    for (let y = 0; y <= 100; y++) for (let x = 0; x <= 100; x++) if (measured(x / 100, y / 100)) points.push(x / 100, y / 100, noise());
+    return Float32Array.from(points);
+  }
+  const centreOf = (mesh: Mesh, f: number) => [0, 1, 2].map((a) => [0, 1, 2].reduce((sum, k) => sum + mesh.positions[mesh.indices[f * 3 + k] * 3 + a], 0) / 3);
+  const options = supportOptions;
+  const near = SUPPORT_IN_SPACINGS.near;
+
+  it("cuts the surface where the measured points end (Poisson's continuation past an edge)", () => {
+    const cloud = measuredPoints((x) => x <= 0.5);
+    const spacing = medianSpacing(cloud);
+    expect(spacing).toBeCloseTo(0.01, 2);
+    const mesh = grid(50);
+    const { mesh: kept, removedFaces } = removeUnsupportedFaces(mesh, cloud, options(spacing));
+    const keptFaces = kept.indices.length / 3;
+    console.warn(`[support trim] edge: kept ${keptFaces} of ${mesh.indices.length / 3} faces, removed ${removedFaces} (points on x ≤ 0.5, near ${(near * spacing).toFixed(3)})`);
+    expect(keptFaces + removedFaces).toBe(mesh.indices.length / 3);
+    let measuredHalf = 0;
+    for (let f = 0; f < mesh.indices.length / 3; f++) if (centreOf(mesh, f)[0] <= 0.5) measuredHalf++;
+    // All of the measured half is kept, and nothing reaches further than `near` past it.
+    expect(keptFaces).toBeGreaterThanOrEqual(measuredHalf);
+    for (let f = 0; f < keptFaces; f++) expect(centreOf(kept, f)[0]).toBeLessThanOrEqual(0.5 + near * spacing);
+  });
+
+  it("keeps the surface that fills a hole the points enclose (an unmatched textureless patch)", () => {
+    const cloud = measuredPoints((x, y) => Math.hypot(x - 0.5, y - 0.5) > 0.08);
+    const mesh = grid(50);
+    const { mesh: kept, removedFaces, filledFaces } = removeUnsupportedFaces(mesh, cloud, options(medianSpacing(cloud)));
+    console.warn(`[support trim] hole: removed ${removedFaces}, kept ${filledFaces} faces without a point near them`);
+    expect(filledFaces).toBeGreaterThan(0);
+    expect(removedFaces).toBe(0);
+    expect(kept).toBe(mesh);
+  });
+
+  it("removes the closed-off back of a one-sided capture: a sphere measured on its upper half only", () => {
+    const ball = sphere(1, [0, 0, 0], 60, 120);
+    const points: number[] = [];
+    const n = 12_000;
+    for (let i = 0; i < n; i++) {
+      const y = (i + 0.5) / n; // y is up in sphere(); Fibonacci points on the upper hemisphere
+      const r = Math.sqrt(1 - y * y);
+      const phi = i * Math.PI * (3 - Math.sqrt(5));
+      points.push(r * Math.cos(phi), y, r * Math.sin(phi));
+    }
+    const cloud = Float32Array.from(points);
+    const spacing = medianSpacing(cloud);
+    const { mesh: kept, removedFaces } = removeUnsupportedFaces(ball, cloud, options(spacing));
+    const keptFaces = kept.indices.length / 3;
+    let lowest = Infinity;
+    let upperFaces = 0;
+    for (let f = 0; f < ball.indices.length / 3; f++) if (centreOf(ball, f)[1] >= 0) upperFaces++;
+    for (let f = 0; f < keptFaces; f++) lowest = Math.min(lowest, centreOf(kept, f)[1]);
+    console.warn(`[support trim] sphere: kept ${keptFaces} faces (${upperFaces} on the measured half), removed ${removedFaces}; lowest kept face centre y = ${lowest.toFixed(3)} (spacing ${spacing.toFixed(4)})`);
+    expect(keptFaces).toBeGreaterThanOrEqual(upperFaces);
+    expect(lowest).toBeGreaterThan(-near * spacing - 0.03);
   });
 });

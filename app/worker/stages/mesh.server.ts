@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import type { RegionOfInterest } from "../dense-points";
-import { removeSmallComponents, simplifyToBudget } from "../mesh-cleanup";
+import { readDensePly, type RegionOfInterest } from "../dense-points";
+import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions } from "../mesh-cleanup";
 import { cropMesh, readMeshPly, validateGlb, type Mesh } from "../mesh-glb";
 import { assertValidGltf } from "../gltf-validation.server";
 import { ToolError } from "../run-tool.server";
@@ -26,6 +26,8 @@ export interface MeshResult {
   uncompressedBytes?: number;
   /** Floating pieces removed from the Poisson surface before texturing. */
   removedComponents?: number;
+  /** Faces of the Poisson surface removed because no dense point supports them. */
+  unsupportedFaces?: number;
   seconds?: Record<string, number>;
 }
 
@@ -89,7 +91,10 @@ type LevelOutcome =
   | { skipped: null; glb: Uint8Array; uncompressedBytes: number; triangles: number; vertices: number; textureSize: [number, number] };
 
 /** The Poisson surface of the cropped dense points, cut to the ROI, without floaters. */
-async function cleanSurface(ctx: StageContext, roi: RegionOfInterest): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number }> {
+async function cleanSurface(
+  ctx: StageContext,
+  roi: RegionOfInterest,
+): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number; unsupportedFaces: number }> {
   await mkdir(ctx.path("mesh/scratch"), { recursive: true });
   const poissonFailed = await attempt("Poisson meshing", () =>
     ctx.tool({
@@ -111,8 +116,12 @@ async function cleanSurface(ctx: StageContext, roi: RegionOfInterest): Promise<{
   if (poissonFailed) return { skipped: poissonFailed };
   const cropped = cropMesh(readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/poisson.ply")))), roi);
   if (cropped.indices.length === 0) return { skipped: "the Poisson mesher found no surface inside the region of interest" };
-  const { mesh, removedComponents } = removeSmallComponents(cropped, MIN_COMPONENT_SHARE);
-  return { skipped: null, surface: mesh, removedComponents };
+  // Where no dense point supports the surface, Poisson invented it: cut there, then drop the crumbs.
+  const points = readDensePly(new Uint8Array(await readFile(ctx.path("dense/points.ply")))).positions;
+  const supported = removeUnsupportedFaces(cropped, points, supportOptions(medianSpacing(points)));
+  const { mesh, removedComponents } = removeSmallComponents(supported.mesh, MIN_COMPONENT_SHARE);
+  if (mesh.indices.length === 0) return { skipped: "no part of the Poisson surface is supported by the dense points" };
+  return { skipped: null, surface: mesh, removedComponents, unsupportedFaces: supported.removedFaces };
 }
 
 async function texturedLevel(ctx: StageContext, surface: Mesh, level: Level, progress: [number, number]): Promise<LevelOutcome> {
@@ -202,6 +211,7 @@ async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<Mesh
     liteBytes: lite.glb.length,
     uncompressedBytes: main.uncompressedBytes,
     removedComponents: surface.removedComponents,
+    unsupportedFaces: surface.unsupportedFaces,
     seconds: timings,
   };
 }
@@ -215,9 +225,10 @@ async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<Mesh
 export const meshStage: StageDefinition<MeshResult> = {
   name: "mesh",
   // 3: photo-consistent views blended per texel, atlas cells in surface order and sized to the photos.
-  version: 3,
+  // 4: surface continued past the measured points removed (removeUnsupportedFaces).
+  version: 4,
   outputs: [MESH_FILE, MESH_LITE_FILE],
-  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: POISSON_TRIM, minComponent: MIN_COMPONENT_SHARE, views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
+  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: POISSON_TRIM, minComponent: MIN_COMPONENT_SHARE, support: SUPPORT_IN_SPACINGS, views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
   async run(ctx) {
     await rm(ctx.path("mesh"), { recursive: true, force: true });
     if (ctx.config.SCAN_MESH === "off") return { skipped: "mesh building is off on this worker" };
