@@ -763,11 +763,20 @@ export function createViewer(options: ViewerOptions): Viewer {
     const action = keyAction(event, "fly");
     if (action?.type === "fly") fly.setKey(action.direction, false, event.shiftKey);
   };
+  // Escape leaves fly mode wherever the focus is: the toolbar button that entered it keeps the focus, and
+  // the canvas handles its own keys (it marks them handled). Text fields keep their Escape.
+  const onDocumentKeyDown = (event: KeyboardEvent) => {
+    if (navigationMode !== "fly" || event.defaultPrevented || keyAction(event, "fly")?.type !== "exit-fly") return;
+    const target = event.target as HTMLElement | null;
+    if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+    setNavigationMode("orbit");
+  };
   const onBlur = () => fly.releaseKeys();
   // A click gives the canvas keyboard focus (OrbitControls cancels the pointer's default actions).
   const onPointerDown = () => canvas.focus({ preventScroll: true });
   canvas.addEventListener("keydown", onKeyDown);
   canvas.addEventListener("keyup", onKeyUp);
+  canvas.ownerDocument.addEventListener("keydown", onDocumentKeyDown);
   canvas.addEventListener("blur", onBlur);
   canvas.addEventListener("pointerdown", onPointerDown);
   const detachFocusGesture = onDoubleActivate(canvas, (x, y) => {
@@ -825,6 +834,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     fly.dispose();
     detachFocusGesture();
     canvas.removeEventListener("keydown", onKeyDown);
+    canvas.ownerDocument.removeEventListener("keydown", onDocumentKeyDown);
     canvas.removeEventListener("keyup", onKeyUp);
     canvas.removeEventListener("blur", onBlur);
     canvas.removeEventListener("pointerdown", onPointerDown);

@@ -252,6 +252,11 @@ test("keyboard, fly mode, double-click focus, reset view and fullscreen", async 
   await settle();
   await flyButton.click();
   await expect(flyButton).toHaveAttribute("aria-pressed", "true");
+  // The button keeps the focus: Escape leaves fly mode all the same.
+  await page.keyboard.press("Escape");
+  await expect(flyButton).toHaveAttribute("aria-pressed", "false");
+  await flyButton.click();
+  await expect(flyButton).toHaveAttribute("aria-pressed", "true");
   await canvas.focus();
   await page.keyboard.down("w");
   await page.waitForTimeout(600);
