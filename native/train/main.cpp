@@ -265,7 +265,7 @@ int main(int argc, char** argv) {
     if (args.has("metrics")) {
       std::ofstream m(args.str("metrics"));
       m << "{\"iterations\":" << iteration << ",\"resumedFrom\":" << resumedFrom << ",\"seconds\":" << seconds << ",\"gaussians\":" << state.params.size()
-        << ",\"cropped\":" << cropped << ",\"trainPsnr\":" << lastPsnr << ",\"heldOutPsnr\":" << (scored ? psnrSum / scored : -1) << "}\n";
+        << ",\"cropped\":" << cropped << ",\"opacityResets\":" << state.opacityResets << ",\"trainPsnr\":" << lastPsnr << ",\"heldOutPsnr\":" << (scored ? psnrSum / scored : -1) << "}\n";
     }
     sr::reportProgress(1.0, "done");
     std::printf("trained %d iterations in %.1f s: %zu gaussians (%zu cropped), held-out PSNR %.2f dB on %d views\n", iteration, seconds, state.params.size(), cropped,
