@@ -7,8 +7,8 @@
 //   has no SSIM). The folder's dense/ inputs and train/holdout.txt are copied to a scratch folder
 //   (the work folder is never written) and sr-train runs there once per budget in
 //   TRAIN_BENCH_MINUTES (default "1,2,4,8,15"), with TRAIN_BENCH_THREADS threads (default 2) and the
-//   worker's default training settings (app/worker/config.server.ts: long side, SH degree, D-SSIM weight;
-//   ROI crop), one budget after another.
+//   worker's default training settings (app/worker/config.server.ts: long side, SH degree, D-SSIM weight,
+//   opacity reset; ROI crop), one budget after another.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -62,6 +62,7 @@ try {
         ...["--metrics", path.join(out, "metrics.json"), "--checkpoint", path.join(out, "checkpoint.bin"), "--resume", "0"],
         ...["--minutes", String(budget), "--train-long-side", String(worker.SCAN_TRAIN_LONG_SIDE), "--threads", threads, ...roi],
         ...["--sh-degree", String(worker.SCAN_TRAIN_SH_DEGREE), "--ssim-weight", String(worker.SCAN_TRAIN_SSIM_WEIGHT)],
+        ...["--opacity-reset-every", String(worker.SCAN_TRAIN_OPACITY_RESET_EVERY)],
       ],
       { stdio: ["ignore", "ignore", "inherit"] },
     );

@@ -52,6 +52,11 @@ const schema = z.object({
   SCAN_TRAIN_SH_DEGREE: z.coerce.number().int().min(0).max(3).default(0),
   /** Weight λ of the D-SSIM term in the trainer's loss, (1 − λ)·L1 + λ·(1 − SSIM). */
   SCAN_TRAIN_SSIM_WEIGHT: z.coerce.number().min(0).max(1).default(0.2),
+  /**
+   * Opacity reset (3DGS): every this fraction of the budget, while densification runs (its first 70 %), the
+   * trainer lowers every opacity to 0.01 so floaters must earn theirs back or be pruned; 0 turns it off.
+   */
+  SCAN_TRAIN_OPACITY_RESET_EVERY: z.coerce.number().min(0).max(1).default(0.175),
   SCAN_TRAINER_ITERATIONS: z.coerce.number().int().positive().default(30_000),
   /** Dense stereo and fusion (issue 14): on by default; off publishes from the sparse points only. */
   SCAN_DENSE: z.enum(["on", "off"]).default("on"),

@@ -78,7 +78,13 @@ int main(int argc, char** argv) {
     // Coarse-to-fine: the first --coarse-until of the budget trains on half-resolution images (a quarter of
     // the pixels per iteration, so several times the iterations while the shape settles).
     const double coarseUntil = std::clamp(args.num("coarse-until", 0.25), 0.0, 1.0);
+    // Densification (clone, split, prune) runs in the first 70 % of the budget; opacity resets (3DGS) fall
+    // every --opacity-reset-every of the budget inside that window (0: none).
+    OpacityResetSchedule resets;
+    resets.densifyUntil = 0.7;
+    resets.every = args.num("opacity-reset-every", 0.175);
     if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
+    if (!(resets.every >= 0 && resets.every <= 1)) throw std::runtime_error("--opacity-reset-every must be between 0 and 1");
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
     if (!(minutes > 0) || maxIterations < 1 || longSide < 32) throw std::runtime_error("--minutes, --max-iterations and --train-long-side must be positive");
     const auto started = std::chrono::steady_clock::now();
@@ -196,10 +202,16 @@ int main(int argc, char** argv) {
       for (size_t i = 0; i < state.params.size(); i++)
         if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i] * 0.5f * float(camera.width), stats.seen[i]++;
       // Densify often while the budget is young (budgets here are minutes, not hours as on a GPU).
-      if (iteration > 0 && iteration % 50 == 0 && fraction < 0.7) {
+      if (iteration > 0 && iteration % 50 == 0 && fraction < resets.densifyUntil) {
         const auto d = densifyAndPrune(state.params, state.adam, stats, densify, rng);
         stats.resize(state.params.size());
         std::printf("densify at %d: +%zu cloned, %zu split, -%zu pruned → %zu gaussians\n", iteration, d.cloned, d.split, d.pruned, state.params.size());
+      }
+      // The count done travels in the checkpoint: a resumed run resets only at the thresholds it has not passed.
+      if (const int due = resets.dueBy(fraction); due > state.opacityResets) {
+        resetOpacity(state.params, state.adam);
+        state.opacityResets = due;
+        std::printf("opacity reset %d at iteration %d\n", due, iteration);
       }
       if (iteration % 10 == 0) {
         char detail[160];
@@ -253,7 +265,7 @@ int main(int argc, char** argv) {
     if (args.has("metrics")) {
       std::ofstream m(args.str("metrics"));
       m << "{\"iterations\":" << iteration << ",\"resumedFrom\":" << resumedFrom << ",\"seconds\":" << seconds << ",\"gaussians\":" << state.params.size()
-        << ",\"cropped\":" << cropped << ",\"trainPsnr\":" << lastPsnr << ",\"heldOutPsnr\":" << (scored ? psnrSum / scored : -1) << "}\n";
+        << ",\"cropped\":" << cropped << ",\"opacityResets\":" << state.opacityResets << ",\"trainPsnr\":" << lastPsnr << ",\"heldOutPsnr\":" << (scored ? psnrSum / scored : -1) << "}\n";
     }
     sr::reportProgress(1.0, "done");
     std::printf("trained %d iterations in %.1f s: %zu gaussians (%zu cropped), held-out PSNR %.2f dB on %d views\n", iteration, seconds, state.params.size(), cropped,

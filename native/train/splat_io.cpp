@@ -13,8 +13,9 @@
 namespace sr::train {
 namespace {
 
-// Version 2 added the SH coefficients above degree 0 and the degree in use.
-constexpr char kCheckpointMagic[9] = "SRCK0002";
+// Version 2 added the SH coefficients above degree 0 and the degree in use; version 3 the count of opacity
+// resets done.
+constexpr char kCheckpointMagic[9] = "SRCK0003";
 
 int typeSize(const std::string& t) {
   if (t == "char" || t == "uchar" || t == "int8" || t == "uint8") return 1;
@@ -239,6 +240,7 @@ void writeCheckpoint(const Checkpoint& c, const std::string& path) {
     if (!out) throw std::runtime_error("cannot write " + path);
     out.write(kCheckpointMagic, 8);
     put<int32_t>(out, c.iteration);
+    put<int32_t>(out, c.opacityResets);
     put<double>(out, c.seconds);
     for (float b : c.background) put<float>(out, b);
     put<int32_t>(out, c.adam.step);
@@ -260,6 +262,7 @@ Checkpoint readCheckpoint(const std::string& path) {
     throw std::runtime_error(path + " was written by another version of this trainer (" + std::string(magic, 8) + ", this one reads " + kCheckpointMagic + ")");
   Checkpoint c;
   c.iteration = get<int32_t>(in);
+  c.opacityResets = get<int32_t>(in);
   c.seconds = get<double>(in);
   for (float& b : c.background) b = get<float>(in);
   c.adam.step = get<int32_t>(in);

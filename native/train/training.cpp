@@ -66,6 +66,21 @@ void adamStep(Gaussians& params, const Gaussians& grads, Adam& state, const Lear
   if (params.shDegree > 0) adamBlock(params.sh, grads.sh, state.m.sh, state.v.sh, lr.sh, state.step);
 }
 
+void resetOpacity(Gaussians& g, Adam& adam, float ceiling) {
+  const float logit = std::log(ceiling / (1.f - ceiling));
+  for (auto& o : g.opacity) o = std::min(o, logit);
+  std::fill(adam.m.opacity.begin(), adam.m.opacity.end(), 0.f);
+  std::fill(adam.v.opacity.begin(), adam.v.opacity.end(), 0.f);
+}
+
+int OpacityResetSchedule::dueBy(double fraction) const {
+  if (!(every > 0)) return 0;
+  // Resets k = 1, 2, … at k·every, counted while k·every < densifyUntil (a tolerance keeps 4 × 0.175 out of a 0.7 window).
+  const int inWindow = int(std::ceil(densifyUntil / every - 1e-9)) - 1;
+  const int passed = int(std::floor(fraction / every + 1e-9));
+  return std::max(0, std::min(passed, inWindow));
+}
+
 void keepOnly(Gaussians& g, Adam* adam, const std::vector<char>& keep) {
   auto filter = [&](Gaussians& x) {
     Gaussians out;

@@ -46,6 +46,21 @@ struct DensifyResult {
 // Adam's state follows each gaussian (new ones start at zero).
 DensifyResult densifyAndPrune(Gaussians& g, Adam& adam, const DensifyStats& stats, const DensifyOptions& options, std::mt19937& rng);
 
+// Opacity reset (3DGS): every opacity above `ceiling` (after the sigmoid) is lowered to it and the opacity
+// logits' Adam moments are zeroed, so floaters that densification grew must earn their opacity back or be
+// pruned as transparent. Opacities already below the ceiling and every other parameter are left alone.
+void resetOpacity(Gaussians& g, Adam& adam, float ceiling = 0.01f);
+
+// When the resets fall, in fractions of the budget: at every, 2·every, 3·every, … strictly before
+// densification stops (a reset after it would leave floaters transparent but never pruned). every = 0: none.
+struct OpacityResetSchedule {
+  double every = 0;
+  double densifyUntil = 0.7;
+  // How many resets are due by `fraction` of the budget (the training loop resets when this passes the
+  // count already done, which the checkpoint carries, so a resumed run neither repeats nor skips one).
+  int dueBy(double fraction) const;
+};
+
 // Removes the gaussians for which keep[i] is false (parameters and Adam state together).
 void keepOnly(Gaussians& g, Adam* adam, const std::vector<char>& keep);
 
@@ -68,6 +83,7 @@ void writeSplatPly(const Gaussians& g, const std::string& path);
 
 struct Checkpoint {
   int iteration = 0;
+  int opacityResets = 0;  // resets done so far (OpacityResetSchedule)
   double seconds = 0;
   float background[3] = {0, 0, 0};
   Gaussians params;

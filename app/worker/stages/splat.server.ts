@@ -170,6 +170,7 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
       "--train-long-side", String(config.SCAN_TRAIN_LONG_SIDE),
       "--sh-degree", String(config.SCAN_TRAIN_SH_DEGREE),
       "--ssim-weight", String(config.SCAN_TRAIN_SSIM_WEIGHT),
+      "--opacity-reset-every", String(config.SCAN_TRAIN_OPACITY_RESET_EVERY),
       "--threads", String(config.SCAN_THREADS),
       ...(data.roi ? ["--roi", data.roi] : []),
     ],
@@ -213,7 +214,8 @@ async function untrainedSplat(ctx: StageContext, failure: string | null): Promis
 export const splatStage: StageDefinition<SplatResult> = {
   name: "splat",
   // 3: the CPU trainer trains coarse-to-fine (half resolution for the first quarter of the budget).
-  version: 3,
+  // 4: it resets opacities while densifying (SCAN_TRAIN_OPACITY_RESET_EVERY).
+  version: 4,
   outputs: ["splat"],
   params: (ctx) => {
     const gpu = ctx.config.SCAN_TRAINER_COMMAND ?? null;
@@ -222,7 +224,13 @@ export const splatStage: StageDefinition<SplatResult> = {
       iterations: gpu ? ctx.config.SCAN_TRAINER_ITERATIONS : ctx.config.SCAN_TRAIN_MAX_ITERATIONS,
       cpu: gpu
         ? null
-        : { minutes: ctx.config.SCAN_TRAIN_MINUTES, longSide: ctx.config.SCAN_TRAIN_LONG_SIDE, sh: ctx.config.SCAN_TRAIN_SH_DEGREE, ssim: ctx.config.SCAN_TRAIN_SSIM_WEIGHT },
+        : {
+            minutes: ctx.config.SCAN_TRAIN_MINUTES,
+            longSide: ctx.config.SCAN_TRAIN_LONG_SIDE,
+            sh: ctx.config.SCAN_TRAIN_SH_DEGREE,
+            ssim: ctx.config.SCAN_TRAIN_SSIM_WEIGHT,
+            opacityReset: ctx.config.SCAN_TRAIN_OPACITY_RESET_EVERY,
+          },
     };
   },
   async run(ctx) {

@@ -25,7 +25,7 @@ static Gaussians randomGaussians(size_t n, uint32_t seed) {
 
 TEST(Training, CheckpointRoundTrips) {
   Checkpoint c;
-  c.iteration = 123, c.seconds = 45.5, c.background[1] = 0.25f;
+  c.iteration = 123, c.seconds = 45.5, c.background[1] = 0.25f, c.opacityResets = 2;
   c.params = randomGaussians(17, 1);
   c.adam.m = randomGaussians(17, 2), c.adam.v = randomGaussians(17, 3), c.adam.step = 9;
   c.rng = "12345 678";
@@ -33,6 +33,7 @@ TEST(Training, CheckpointRoundTrips) {
   writeCheckpoint(c, path.string());
   const Checkpoint back = readCheckpoint(path.string());
   EXPECT_EQ(back.iteration, 123);
+  EXPECT_EQ(back.opacityResets, 2);  // a resumed run knows which resets it has done
   EXPECT_EQ(back.adam.step, 9);
   EXPECT_EQ(back.params.mean, c.params.mean);
   EXPECT_EQ(back.adam.v.color, c.adam.v.color);
@@ -44,23 +45,76 @@ TEST(Training, CheckpointRoundTrips) {
   std::filesystem::remove(path);
 }
 
-// A checkpoint of the previous format (no SH) is refused with a message, not misread.
+// A checkpoint of an earlier format (SRCK0001: no SH; SRCK0002: no opacity-reset count) is refused with a
+// message, not misread.
 TEST(Training, OldCheckpointIsRefused) {
   const auto path = std::filesystem::temp_directory_path() / ("srtrain-old-" + std::to_string(::getpid()));
-  {
-    std::ofstream out(path, std::ios::binary);
-    out.write("SRCK0001", 8);
-    const int32_t iteration = 5;
-    out.write(reinterpret_cast<const char*>(&iteration), 4);
-  }
-  try {
-    readCheckpoint(path.string());
-    ADD_FAILURE() << "an old checkpoint was read";
-  } catch (const std::runtime_error& e) {
-    std::printf("[training] old checkpoint: %s\n", e.what());
-    EXPECT_NE(std::string(e.what()).find("another version"), std::string::npos);
+  for (const char* magic : {"SRCK0001", "SRCK0002"}) {
+    {
+      std::ofstream out(path, std::ios::binary);
+      out.write(magic, 8);
+      const int32_t iteration = 5;
+      out.write(reinterpret_cast<const char*>(&iteration), 4);
+    }
+    try {
+      readCheckpoint(path.string());
+      ADD_FAILURE() << "an old checkpoint was read: " << magic;
+    } catch (const std::runtime_error& e) {
+      std::printf("[training] old checkpoint: %s\n", e.what());
+      EXPECT_NE(std::string(e.what()).find("another version"), std::string::npos);
+    }
   }
   std::filesystem::remove(path);
+}
+
+static float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
+
+// An opacity reset lowers every opacity above 0.01 to 0.01, leaves lower ones as they were, zeroes the
+// opacity logits' Adam moments and touches nothing else.
+TEST(Training, OpacityResetLowersOpacitiesAndForgetsTheirMoments) {
+  Gaussians g = randomGaussians(6, 4);
+  g.opacity = {3.f, 0.f, -4.f, -6.f, -4.59f, 8.f};  // 0.95, 0.5, 0.018, 0.0025, 0.0101, 0.9997
+  const Gaussians before = g;
+  Adam adam;
+  adam.m = randomGaussians(6, 8), adam.v = randomGaussians(6, 9), adam.step = 40;
+  const Adam adamBefore = adam;
+  resetOpacity(g, adam);
+  for (size_t i = 0; i < g.size(); i++) EXPECT_LE(sigmoid(g.opacity[i]), 0.01f + 1e-6f) << "gaussian " << i;
+  EXPECT_NEAR(sigmoid(g.opacity[0]), 0.01f, 1e-6);
+  EXPECT_EQ(g.opacity[3], before.opacity[3]);  // already more transparent: unchanged
+  for (size_t i = 0; i < g.size(); i++) {
+    EXPECT_EQ(adam.m.opacity[i], 0.f);
+    EXPECT_EQ(adam.v.opacity[i], 0.f);
+  }
+  for (auto [x, y] : {std::pair{&g.mean, &before.mean}, {&g.logScale, &before.logScale}, {&g.quat, &before.quat}, {&g.color, &before.color}, {&g.sh, &before.sh}})
+    EXPECT_EQ(*x, *y);
+  for (const auto* moments : {&adam.m, &adam.v}) {
+    const Gaussians& was = moments == &adam.m ? adamBefore.m : adamBefore.v;
+    for (auto [x, y] : {std::pair{&moments->mean, &was.mean}, {&moments->logScale, &was.logScale}, {&moments->quat, &was.quat}, {&moments->color, &was.color},
+                        {&moments->sh, &was.sh}})
+      EXPECT_EQ(*x, *y);
+  }
+  EXPECT_EQ(adam.step, 40);
+}
+
+// Resets fall at every `every` of the budget, only while densification runs (before 70 %); 0 turns them off.
+TEST(Training, OpacityResetScheduleStaysInsideTheDensificationWindow) {
+  OpacityResetSchedule s;
+  s.every = 0.175, s.densifyUntil = 0.7;
+  EXPECT_EQ(s.dueBy(0.0), 0);
+  EXPECT_EQ(s.dueBy(0.17), 0);
+  EXPECT_EQ(s.dueBy(0.175), 1);
+  EXPECT_EQ(s.dueBy(0.36), 2);
+  EXPECT_EQ(s.dueBy(0.53), 3);
+  EXPECT_EQ(s.dueBy(0.7), 3);  // 4 × 0.175 is where densification stops: no reset there
+  EXPECT_EQ(s.dueBy(0.99), 3);
+  s.every = 0.2;
+  EXPECT_EQ(s.dueBy(0.65), 3);
+  EXPECT_EQ(s.dueBy(1.0), 3);
+  s.every = 0.7;
+  EXPECT_EQ(s.dueBy(1.0), 0);
+  s.every = 0;
+  EXPECT_EQ(s.dueBy(0.5), 0);
 }
 
 // The .ply carries the SH of the degree in use as 3DGS lays it out: f_rest_0..14 red coefficients 1..15, then
@@ -148,9 +202,15 @@ TEST(Training, AdamMovesAgainstTheGradient) {
   for (size_t i = 0; i < p.sh.size(); i++) EXPECT_NEAR(p.sh[i], before.sh[i] - 0.01f, 1e-5);
 }
 
-// A short training run at SH degree 3 (render, L1 + D-SSIM, backward, Adam, densification with a seeded generator) done twice
-// with the same seed and thread count gives bit-identical parameters.
-static Gaussians trainBriefly(uint32_t seed) {
+// A short training run at SH degree 3 (render, L1 + D-SSIM, backward, Adam, densification with a seeded
+// generator, opacity resets on the schedule with the iteration count as the budget) on a tiny synthetic
+// scene: 400 random gaussians in front of an 80×60 camera fitted to a fixed pattern.
+struct BriefRun {
+  Gaussians g;
+  float firstLoss = 0, lastLoss = 0;
+  int resets = 0;
+};
+static BriefRun trainBriefly(uint32_t seed, int iterations, int densifyEvery, double resetEvery) {
   Gaussians g = randomGaussians(400, 11);
   for (auto& s : g.logScale) s = std::log(0.05f) + 0.3f * s;
   Adam adam;
@@ -168,11 +228,16 @@ static Gaussians trainBriefly(uint32_t seed) {
   stats.resize(g.size());
   DensifyOptions options;
   options.gradThreshold = 0.f;  // densify every gaussian that was seen, to exercise clone and split
-  for (int it = 1; it <= 12; it++) {
+  OpacityResetSchedule schedule;
+  schedule.every = resetEvery;
+  BriefRun run;
+  for (int it = 1; it <= iterations; it++) {
     Render r;
     render(g, cam, bg, r);
     std::vector<float> dL;
-    l1SsimLoss(r.rgb, target, 80, 60, 0.2f, dL);
+    const float loss = l1SsimLoss(r.rgb, target, 80, 60, 0.2f, dL);
+    if (it == 1) run.firstLoss = loss;
+    run.lastLoss = loss;
     Gradients grads;
     grads.g.resize(g.size());
     for (auto* v : {&grads.g.mean, &grads.g.logScale, &grads.g.quat, &grads.g.opacity, &grads.g.color, &grads.g.sh}) std::fill(v->begin(), v->end(), 0.f);
@@ -181,20 +246,37 @@ static Gaussians trainBriefly(uint32_t seed) {
     adamStep(g, grads.g, adam, {1e-3f, 5e-3f, 1e-3f, 2.5e-2f, 2.5e-3f, 1.25e-4f});
     for (size_t i = 0; i < g.size(); i++)
       if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i], stats.seen[i]++;
-    if (it % 6 == 0) {
+    const double fraction = double(it) / iterations;
+    if (it % densifyEvery == 0 && fraction < schedule.densifyUntil) {
       densifyAndPrune(g, adam, stats, options, rng);
       stats.resize(g.size());
     }
+    if (const int due = schedule.dueBy(fraction); due > run.resets) resetOpacity(g, adam), run.resets = due;
   }
-  return g;
+  run.g = std::move(g);
+  return run;
 }
 
+// The same seed and thread count give bit-identical parameters, resets included.
 TEST(Training, SameSeedAndThreadsGiveIdenticalParameters) {
-  const Gaussians a = trainBriefly(5), b = trainBriefly(5);
-  std::printf("[training] determinism: %zu gaussians after 12 iterations with densification\n", a.size());
+  const BriefRun ra = trainBriefly(5, 12, 6, 0.25), rb = trainBriefly(5, 12, 6, 0.25);
+  const Gaussians &a = ra.g, &b = rb.g;
+  std::printf("[training] determinism: %zu gaussians after 12 iterations with densification and %d opacity resets\n", a.size(), ra.resets);
   ASSERT_EQ(a.size(), b.size());
   EXPECT_GT(a.size(), size_t(400));  // densification did run
+  EXPECT_EQ(ra.resets, 2);           // at 25 % and 50 %
   for (auto [x, y] : {std::pair{&a.mean, &b.mean}, {&a.logScale, &b.logScale}, {&a.quat, &b.quat}, {&a.opacity, &b.opacity}, {&a.color, &b.color}, {&a.sh, &b.sh}})
     EXPECT_EQ(*x, *y);
   EXPECT_EQ(a.shDegree, 3);  // the scene trains view-dependent colour (SH degree 3)
+}
+
+// With opacity resets on the trainer's default schedule (3 resets inside the densification window) the loss
+// still ends well below where it started.
+TEST(Training, TrainingWithOpacityResetsStillLowersTheLoss) {
+  const BriefRun withResets = trainBriefly(3, 120, 40, 0.175), without = trainBriefly(3, 120, 40, 0);
+  std::printf("[training] loss %.4f → %.4f with %d opacity resets (%.4f without resets), %zu gaussians\n", withResets.firstLoss, withResets.lastLoss,
+              withResets.resets, without.lastLoss, withResets.g.size());
+  EXPECT_EQ(withResets.resets, 3);
+  EXPECT_EQ(without.resets, 0);
+  EXPECT_LT(withResets.lastLoss, 0.9f * withResets.firstLoss);
 }

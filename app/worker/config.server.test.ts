@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { parseWorkerConfig } from "./config.server";
+
+describe("the CPU trainer's opacity-reset setting", () => {
+  it("resets every 0.175 of the budget unless told otherwise, and 0 turns resets off", () => {
+    expect(parseWorkerConfig({}).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0.175);
+    expect(parseWorkerConfig({ SCAN_TRAIN_OPACITY_RESET_EVERY: "0" }).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0);
+    expect(parseWorkerConfig({ SCAN_TRAIN_OPACITY_RESET_EVERY: "0.1" }).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0.1);
+  });
+
+  it("refuses a fraction outside 0–1 or a word, naming the setting", () => {
+    for (const value of ["-0.1", "1.5", "often"]) {
+      expect(() => parseWorkerConfig({ SCAN_TRAIN_OPACITY_RESET_EVERY: value })).toThrow(/SCAN_TRAIN_OPACITY_RESET_EVERY/);
+    }
+  });
+});
