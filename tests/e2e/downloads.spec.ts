@@ -69,8 +69,10 @@ test("the owner downloads the uploaded model and its USDZ from the model page's 
   expect(usdz.bytes.subarray(30, 30 + nameLength).toString("utf8")).toBe("model.usda");
 
   // The owner lets others download it; the setting sticks.
-  await panel.getByTestId("allow-downloads").check();
+  // The box follows the saved item, so it is clicked (not check()ed) and shows checked once saved.
+  await panel.getByTestId("allow-downloads").click();
   await expect(page.getByText("Others can now download this model.")).toBeVisible();
+  await expect(panel.getByTestId("allow-downloads")).toBeChecked();
   await page.reload();
   await expect(page.getByRole("region", { name: "Download" }).getByTestId("allow-downloads")).toBeChecked();
   expect(consoleErrors).toEqual([]);
