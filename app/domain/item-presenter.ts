@@ -34,6 +34,8 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     category_id: item.categoryId,
     view_count: item.viewCount,
     is_watermark_enabled: item.isWatermarkEnabled,
+    // Whether others who see it may download its files (GET /v1/item/{id}/downloads).
+    allow_downloads: item.allowDownloads,
     settings: migrateViewerSettings(item.settings, item.settingsVersion),
     owner: { id: item.owner.id, display_name: publicDisplayName(item.owner) },
     is_owner: isOwner,

@@ -63,7 +63,7 @@ export async function getOwnedItem({ itemId, ownerId }: { itemId: string; ownerI
 export async function updateItem(input: {
   itemId: string;
   ownerId: string;
-  changes: { name?: string; description?: string; visibility?: "public" | "unlisted" | "private"; categoryId?: string | null };
+  changes: { name?: string; description?: string; visibility?: "public" | "unlisted" | "private"; categoryId?: string | null; allowDownloads?: boolean };
 }): Promise<ItemWithOwner> {
   // An unknown category is the client's mistake (issue 17 item 6): a 400, also when one is deleted meanwhile.
   const unknownCategory = () => new AppError("invalid_input", "category_id is not one of the categories (GET /v1/categories).");

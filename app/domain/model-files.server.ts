@@ -3,6 +3,7 @@ import { storage } from "~/storage/index.server";
 import { notFound } from "./errors";
 import { getOwnedItem, getVisibleItem } from "./items.server";
 import { deliveredObject } from "./delivery-copy";
+import { safeFileStem } from "./downloads";
 
 /**
  * Which file of an item: what viewers get ("delivered": the compact delivery copy when there is one)
@@ -62,7 +63,7 @@ export async function openStoredModel({
     size: stat.size,
     // Distinct per variant and object, so a cached original never answers for the delivery copy.
     etag: `"${variant === "original" ? "o" : variant === "delivered" ? "d" : variant}-${stat.etag.replace(/^W\/|"/g, "")}"`,
-    fileName: `${name.replace(/[^\w .-]+/g, "_")}.${extension}`,
+    fileName: `${safeFileStem(name)}.${extension}`,
     variant,
   };
 }

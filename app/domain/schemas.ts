@@ -35,6 +35,8 @@ export const updateItemBodySchema = z
     description: z.string().max(5000).optional(),
     visibility: visibilitySchema.optional(),
     category_id: uuidSchema.nullable().optional(),
+    /** Whether others who can see the model may download its files (docs/decisions/025-downloads.md). */
+    allow_downloads: z.boolean().optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: "nothing to update" });

@@ -5,6 +5,7 @@ import { ConfirmDialog } from "primereact/confirmdialog";
 import { useCallback, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { CopyField } from "~/components/copy-field";
+import { DownloadsPanel } from "~/components/downloads-panel";
 import { ItemStatus } from "~/components/item-status";
 import { ModelVariantSwitch, type ModelVariant } from "~/components/model-variant-switch";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
@@ -192,6 +193,11 @@ export default function ItemPage() {
           {item.is_owner && (item.upload_type === "video" || item.upload_type === "image") ? (
             <ScanPanel itemId={item.id} version={`${item.status}:${item.updated_at}`} onChange={() => revalidator.revalidate()} />
           ) : null}
+          <DownloadsPanel
+            item={item}
+            saving={saving}
+            onAllowDownloads={(allow) => void patch({ allow_downloads: allow }, allow ? "Others can now download this model." : "Only you can download this model now.")}
+          />
           {item.visibility !== "private" ? (
             <section className="item-panel" aria-labelledby="share-heading">
               <h2 id="share-heading">Share</h2>

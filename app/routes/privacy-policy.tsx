@@ -43,8 +43,10 @@ export default function PrivacyPolicy() {
       </p>
       <h2>Your rights</h2>
       <p>
-        You can see and correct your data in Settings, download your models, and delete everything. For any other request, such as a copy
-        of your data, <Link to="/contact">contact us</Link>.
+        You can see and correct your data in Settings, download your models, and delete everything. Each model’s page has a Download menu
+        with every file of it: the file you uploaded, or for a scan the video or photos you took and every model we made from them. Other
+        people can download a model’s files only if you allow it on that model (off by default), and never your scan’s video or photos.
+        For any other request, such as a copy of your data, <Link to="/contact">contact us</Link>.
       </p>
     </article>
   );

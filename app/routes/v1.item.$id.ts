@@ -17,11 +17,15 @@ const route = apiRoute({
     params: idParamsSchema,
     body: updateItemBodySchema,
     handler: async ({ user, params, body }) => {
-      const { category_id, ...rest } = body;
+      const { category_id, allow_downloads, ...rest } = body;
       const item = await updateItem({
         itemId: params.id,
         ownerId: user.id,
-        changes: { ...rest, ...(category_id !== undefined ? { categoryId: category_id } : {}) },
+        changes: {
+          ...rest,
+          ...(category_id !== undefined ? { categoryId: category_id } : {}),
+          ...(allow_downloads !== undefined ? { allowDownloads: allow_downloads } : {}),
+        },
       });
       return presentItem(item, user.id);
     },

@@ -40,6 +40,7 @@ import { viewDirectionFor } from "./camera-fit";
 import { applyCameraView, getCameraView } from "./camera-view";
 import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
+import { DEFAULT_DECODER_PATH } from "./decoder-path";
 import { createGltfLoader, loadGltf, type GltfLoaderHandle } from "./load-gltf";
 import { createSparkRenderer, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
@@ -57,7 +58,7 @@ import type {
 } from "./types";
 
 export const DEFAULT_BACKGROUND = "#1e1f22";
-export const DEFAULT_DECODER_PATH = "/viewer-libs/";
+export { DEFAULT_DECODER_PATH };
 const DEFAULT_SPLAT_TIMEOUT_MS = 60_000;
 /** Bytes handed to format detection (enough for a .ksplat header and any PLY header). */
 const HEAD_BYTES = 64 * 1024;
