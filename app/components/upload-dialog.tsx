@@ -257,7 +257,7 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
       >
         <i className={`pi ${checking ? "pi-spin pi-spinner" : "pi-cloud-upload"}`} aria-hidden="true" />
         <p>
-          Drag and drop a .glb, .ply or .ksplat model, a set of 20–300 photos or one 16:9 video here, or click to choose
+          Drag and drop a .glb, .ply, .ksplat, .spz, .splat or .sog model, a set of 20–300 photos or one 16:9 video here, or click to choose
           files.
         </p>
       </div>

@@ -1,4 +1,5 @@
 import { db, Prisma, type Item } from "~/db.server";
+import type { DeclaredModelType } from "~/lib/model-format";
 import { AppError, notFound } from "./errors";
 import { deliveredObject } from "./delivery-copy";
 import { presentItem } from "./item-presenter";
@@ -13,7 +14,7 @@ import { IDENTITY_TRANSFORM, MAX_SCENE_PARTS, type PartTransformInput, type Save
  * Every query is scoped by the scene's owner.
  */
 
-const SPLAT_TYPES = new Set(["ply", "ksplat"]);
+const SPLAT_TYPES: DeclaredModelType[] = ["ply", "ksplat", "spz", "splat", "sog"];
 
 /** The API's view of one part: what a viewer needs to fetch and place it. */
 export interface ScenePartDto {
@@ -114,9 +115,9 @@ async function requirePlaceableModels(tx: Prisma.TransactionClient, ownerId: str
   return new Map(rows.map((row) => [row.id, { modelType: row.modelType }]));
 }
 
-/** A scene's model_type (SPEC's glb/ply/ksplat): "ply" when it shows any splat, else "glb". */
+/** A scene's model_type (one of SPEC's glb/ply/ksplat): "ply" when it shows any splat, else "glb". */
 async function refreshSceneModelType(tx: Prisma.TransactionClient, sceneId: string) {
-  const splats = await tx.sceneNode.count({ where: { sceneId, source: { modelType: { in: [...SPLAT_TYPES] as Array<"ply" | "ksplat"> } } } });
+  const splats = await tx.sceneNode.count({ where: { sceneId, source: { modelType: { in: SPLAT_TYPES } } } });
   await tx.item.update({ where: { id: sceneId }, data: { modelType: splats > 0 ? "ply" : "glb" } });
 }
 

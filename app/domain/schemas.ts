@@ -5,7 +5,7 @@ import { SLUG_PATTERN } from "~/lib/slug";
 /** zod schemas shared by the site's forms, the /v1 API and the domain (STYLE habit 3). */
 export const uuidSchema = z.string().uuid({ message: "must be a UUID" });
 export const modelTypeSchema = z.enum(DECLARED_MODEL_TYPES, {
-  errorMap: () => ({ message: "must be one of glb, ply, ksplat" }),
+  errorMap: () => ({ message: `must be one of ${DECLARED_MODEL_TYPES.join(", ")}` }),
 });
 export const uploadTypeSchema = z.enum(["model", "image", "video"], {
   errorMap: () => ({ message: "must be one of model, image, video" }),

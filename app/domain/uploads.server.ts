@@ -2,8 +2,9 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { storage } from "~/storage/index.server";
 import { imageFolderKey, modelUploadKey, videoUploadKey } from "~/storage/keys";
-import { detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
+import { declaredTypeMismatchMessage, detectModelFormat, formatMatchesDeclaredType } from "~/lib/model-format";
 import { sogBundleProblem } from "~/lib/sog-bundle";
+import { splatRecordsProblem } from "~/lib/splat-records";
 import { spzHeaderProblem } from "~/lib/spz-header";
 import {
   fileExtension,
@@ -193,16 +194,16 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
   if (stat.size > env().MAX_MODEL_BYTES) return reject("The file is larger than the upload limit.");
   const head = await store.readHead(upload.key, HEAD_BYTES);
   const format = detectModelFormat(head, `model.${item.modelType}`);
-  if (!formatMatchesDeclaredType(format, item.modelType as DeclaredModelType)) {
-    return reject(`The file's contents are not a valid .${item.modelType} model.`);
-  }
-  // A container is judged by what is inside it, not by its signature (issue 17 item 10).
+  if (!formatMatchesDeclaredType(format, item.modelType)) return reject(declaredTypeMismatchMessage(item.modelType, format));
+  // A container is judged by what is inside it, not by its signature (issue 17 item 10, issue 18 item 6).
   const contentProblem =
-    format === "spz" && head[0] === 0x1f
+    format === "spz"
       ? spzHeaderProblem(head)
-      : format === "sog"
-        ? await sogBundleProblem(stat.size, (start, end) => readStoredRange(upload.key, start, end))
-        : null;
+      : format === "splat"
+        ? splatRecordsProblem(head, stat.size)
+        : format === "sog"
+          ? await sogBundleProblem(stat.size, (start, end) => readStoredRange(upload.key, start, end))
+          : null;
   if (contentProblem) return reject(contentProblem);
   await db().upload.update({
     where: { id: upload.id },

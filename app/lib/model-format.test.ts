@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectModelFormat, expectedKsplatLength, expectedPlyLength, formatMatchesDeclaredType, isSplatFormat } from "./model-format";
+import {
+  declaredTypeMismatchMessage,
+  detectModelFormat,
+  expectedKsplatLength,
+  expectedPlyLength,
+  formatMatchesDeclaredType,
+  isSplatFormat,
+} from "./model-format";
 import { SHARED_DATA } from "../../tests/setup/shared-data";
 
 const DATA = SHARED_DATA;
@@ -53,6 +60,32 @@ describe("detectModelFormat", () => {
     expect(formatMatchesDeclaredType("compressed-ply", "ply")).toBe(true);
     expect(formatMatchesDeclaredType("ply", "glb")).toBe(false);
     expect(formatMatchesDeclaredType(null, "ksplat")).toBe(false);
+  });
+
+  it("matches the splat types SuperSplat users declare (.spz, .splat, .sog) to their own format only", () => {
+    expect(formatMatchesDeclaredType("spz", "spz")).toBe(true);
+    expect(formatMatchesDeclaredType("splat", "splat")).toBe(true);
+    expect(formatMatchesDeclaredType("sog", "sog")).toBe(true);
+    expect(formatMatchesDeclaredType("ply", "spz")).toBe(false);
+    expect(formatMatchesDeclaredType("spz", "sog")).toBe(false);
+    expect(formatMatchesDeclaredType("ply", "splat")).toBe(false);
+    expect(formatMatchesDeclaredType("splat", "ply")).toBe(false);
+  });
+
+  it("says what the declared type should look like, and what the bytes are when they are something else", () => {
+    expect(declaredTypeMismatchMessage("spz", null)).toBe(
+      "The file's contents are not a valid .spz model. A .spz is a gzip stream (SPZ 1–3) or starts with an NGSP header (SPZ 4).",
+    );
+    expect(declaredTypeMismatchMessage("splat", "compressed-ply")).toBe(
+      "The file's contents are not a valid .splat model. Its bytes are a .compressed.ply file. A .splat is a run of 32-byte splat records without a header.",
+    );
+  });
+
+  it("reads a .splat by its name before the loose .ksplat header check", () => {
+    const records = new Uint8Array(4096 + 1024 + 64);
+    records.set([0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 5, 0, 0, 0]); // also passes as a .ksplat header
+    expect(detectModelFormat(records)).toBe("ksplat");
+    expect(detectModelFormat(records, "model.splat")).toBe("splat");
   });
 
   it("tells splats from meshes", () => {

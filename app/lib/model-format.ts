@@ -15,8 +15,11 @@ export const MODEL_FORMATS = [
 ] as const;
 export type ModelFormat = (typeof MODEL_FORMATS)[number];
 
-/** The three model types SPEC §3 lets a client declare on an item. */
-export const DECLARED_MODEL_TYPES = ["glb", "ply", "ksplat"] as const;
+/**
+ * The model types a client may declare on an item: SPEC §3's glb, ply and ksplat, and the splat
+ * containers SuperSplat users bring (.spz, .splat, .sog; docs/decisions/025-more-splat-formats.md).
+ */
+export const DECLARED_MODEL_TYPES = ["glb", "ply", "ksplat", "spz", "splat", "sog"] as const;
 export type DeclaredModelType = (typeof DECLARED_MODEL_TYPES)[number];
 
 const ascii = (bytes: Uint8Array, start: number, length: number) =>
@@ -155,10 +158,11 @@ export function detectModelFormat(head: Uint8Array, fileName?: string): ModelFor
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) {
     return isSogZip(head) || extensionOf(fileName) === "sog" ? "sog" : null;
   }
-  if (isKsplat(head)) return "ksplat";
   const ext = extensionOf(fileName);
-  if (ext === "gltf" && head.length > 0 && head[0] === 0x7b /* { */) return "gltf";
+  // Before .ksplat: its header check is loose enough that a .splat's first floats could pass it.
   if (ext === "splat" && head.length >= 32) return "splat";
+  if (isKsplat(head)) return "ksplat";
+  if (ext === "gltf" && head.length > 0 && head[0] === 0x7b /* { */) return "gltf";
   return null;
 }
 
@@ -170,15 +174,31 @@ export function isSplatFormat(format: ModelFormat | string | null | undefined): 
 }
 
 /**
- * Whether a detected format satisfies a model_type declared by a client (SPEC §3). model_type is
- * coarse: "ply" stands for a gaussian splat in any container we read by its bytes (.ply, compressed
- * .ply, .spz, .sog); .ksplat keeps its own type. .splat has no magic bytes and cannot be checked.
+ * Whether a detected format satisfies a model_type declared by a client (SPEC §3). "ply" stays as
+ * coarse as before the other splat types existed: a gaussian splat in any container we read by its
+ * bytes (.ply, compressed .ply, .spz, .sog). The other types take their own format only; .splat has
+ * no magic bytes, so its records are checked separately (splat-records.ts).
  */
 export function formatMatchesDeclaredType(format: ModelFormat | null, declared: DeclaredModelType): boolean {
   if (!format) return false;
-  if (declared === "glb") return format === "glb";
   if (declared === "ply") return format === "ply" || format === "compressed-ply" || format === "spz" || format === "sog";
-  return format === "ksplat";
+  return format === declared;
 }
 
 export { extensionOf as fileExtension };
+
+/** What a file of each declared model type looks like, for the message when one does not. */
+const DECLARED_TYPE_SHAPE: Record<DeclaredModelType, string> = {
+  glb: "A .glb starts with a binary glTF header.",
+  ply: "A .ply starts with a PLY header (or is another gaussian-splat container: .spz, .sog).",
+  ksplat: "A .ksplat starts with a GaussianSplats3D header.",
+  spz: "A .spz is a gzip stream (SPZ 1–3) or starts with an NGSP header (SPZ 4).",
+  splat: "A .splat is a run of 32-byte splat records without a header.",
+  sog: "A .sog is a zip bundle of meta.json and WebP images.",
+};
+
+/** The upload check's answer when a file's bytes are not the declared model type (one home for it). */
+export function declaredTypeMismatchMessage(declared: DeclaredModelType, format: ModelFormat | null): string {
+  const found = format ? ` Its bytes are a .${format === "compressed-ply" ? "compressed.ply" : format} file.` : "";
+  return `The file's contents are not a valid .${declared} model.${found} ${DECLARED_TYPE_SHAPE[declared]}`;
+}

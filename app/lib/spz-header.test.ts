@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { spzHeaderProblem } from "./spz-header";
+import { SHARED_DATA } from "../../tests/setup/shared-data";
 
 function spzHeader({ version = 2, points = 1000, shDegree = 1 } = {}) {
   const header = Buffer.alloc(16);
@@ -35,5 +38,20 @@ describe("spzHeaderProblem", () => {
     expect(spzHeaderProblem(gzipSync(spzHeader({ version: 9 })))).toMatch(/version/);
     expect(spzHeaderProblem(gzipSync(spzHeader({ points: 0 })))).toMatch(/0 points/);
     expect(spzHeaderProblem(gzipSync(spzHeader({ shDegree: 5 })))).toMatch(/degree 5/);
+  });
+
+  it("accepts a real SPZ 4 file (plain NGSP header, as splat-transform writes by default)", () => {
+    const biker = readFileSync(path.join(SHARED_DATA, "splats/biker.spz")).subarray(0, 64 * 1024);
+    expect(biker.toString("latin1", 0, 4)).toBe("NGSP");
+    expect(spzHeaderProblem(biker)).toBeNull();
+  });
+
+  it("refuses a file that is neither gzip nor SPZ 4, and versions in the wrong container", () => {
+    expect(spzHeaderProblem(Buffer.from("PK\u0003\u0004 not an spz at all, only text"))).toBe(
+      "The .spz file is neither a gzip stream (SPZ 1–3) nor an SPZ 4 file (no NGSP header).",
+    );
+    expect(spzHeaderProblem(spzHeader({ version: 2 }))).toBe("The .spz file has an unsupported version (2).");
+    expect(spzHeaderProblem(gzipSync(spzHeader({ version: 4 })))).toBe("The .spz file has an unsupported version (4 inside a gzip stream).");
+    expect(spzHeaderProblem(spzHeader({ version: 4, points: 0 }))).toMatch(/0 points/);
   });
 });

@@ -50,6 +50,9 @@ describe("file helpers", () => {
     expect(classifyFile({ name: "clip.MOV" })).toBe("video");
     expect(classifyFile({ name: "photo.bin", type: "image/jpeg" })).toBe("image");
     expect(classifyFile({ name: "scene.ksplat" })).toBe("model");
+    expect(classifyFile({ name: "scene.spz" })).toBe("model");
+    expect(classifyFile({ name: "scene.SPLAT" })).toBe("model");
+    expect(classifyFile({ name: "scene.sog" })).toBe("model");
   });
 
   it("names a model after its file without the extension", () => {

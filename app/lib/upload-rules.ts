@@ -1,8 +1,11 @@
+import { DECLARED_MODEL_TYPES } from "./model-format";
+
 /**
  * The Upload dialog's rules (SPEC §5, §9) as pure functions. The dialog and the server both call
  * them (STYLE habit 6), so the browser's checks and the API's checks can never drift apart.
  */
-export const MODEL_EXTENSIONS = ["glb", "ply", "ksplat"] as const;
+/** Model files the dialog takes: one per declared model type (docs/decisions/025-more-splat-formats.md). */
+export const MODEL_EXTENSIONS = DECLARED_MODEL_TYPES;
 export const IMAGE_EXTENSIONS = ["jpg", "jpeg", "png", "webp", "heic", "heif", "tif", "tiff", "bmp"] as const;
 export const VIDEO_EXTENSIONS = ["mp4", "mov", "m4v", "webm", "mkv", "avi"] as const;
 
@@ -28,7 +31,7 @@ export const MESSAGES = {
   mixedTypes: "Cannot upload multiple types of files at the same time.",
   tooManyOfType: "Cannot upload more than one file of the selected type at once.",
   noExtension: "The file must have an extension.",
-  unsupportedType: "This file type is not supported. Choose a .glb, .ply or .ksplat model, images or a video.",
+  unsupportedType: "This file type is not supported. Choose a .glb, .ply, .ksplat, .spz, .splat or .sog model, images or a video.",
   unsupportedAspectTitle: "Currently not supported.",
   unsupportedAspect: "Only 16:9 (landscape or portrait) videos are supported.",
   videoTooLongTitle: "Max Video Length Exceeded",

@@ -102,7 +102,7 @@ export default function Dashboard() {
       <div className="dashboard-layout">
         <div className="dashboard-main">
           {items.length === 0 ? (
-            <p className="empty-state">You have no models yet. Press New Model to upload a .glb, .ply or .ksplat file, a video or a photo set.</p>
+            <p className="empty-state">You have no models yet. Press New Model to upload a .glb, .ply, .ksplat, .spz, .splat or .sog file, a video or a photo set.</p>
           ) : (
             <div className="item-grid" data-testid="my-items">
               {items.map((item) => (

@@ -19,7 +19,7 @@ export default function Pricing() {
     <section className="page pricing">
       <h1>Pricing</h1>
       <p className="explore-lead">
-        Every plan includes unlimited model uploads (.glb, .ply, .ksplat). Scans turn a video or a photo set into a 3D model and cost one
+        Every plan includes unlimited model uploads (.glb, .ply, .ksplat, .spz, .splat, .sog). Scans turn a video or a photo set into a 3D model and cost one
         scan credit each; unused monthly scans do not carry over.
       </p>
       <CheckoutStatus status={checkout} />

@@ -98,7 +98,7 @@ export default function Tutorial() {
           minutes; you can close the page. Follow its progress on <Link to="/dashboard">My Dashboard</Link>, and the bell in the header tells you
           when it is done. Then make the model public to show it on Explore, or share it with a link or an embed code.
         </p>
-        <p>Already have a model file? Upload a .glb, .ply or .ksplat file the same way; it is ready to view at once.</p>
+        <p>Already have a model file? Upload a .glb, .ply, .ksplat, .spz, .splat or .sog file the same way; it is ready to view at once.</p>
       </section>
 
       <section id="failed" className="tutorial-step">

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { DeclaredModelType } from "~/lib/model-format";
 
 /** What every storage backend offers. Keys are server-generated (see app/storage/keys.ts). */
 export interface StorageDriver {
@@ -46,7 +47,7 @@ export interface UploadUrlInput {
   maxBytes: number;
   contentType?: string;
   /** A model type the bytes must match (checked while receiving when the driver can). */
-  expect?: "glb" | "ply" | "ksplat";
+  expect?: DeclaredModelType;
 }
 
 /** Expected size of each part (1-based order) of an upload in parts. */

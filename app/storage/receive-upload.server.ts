@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
-import { detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
+import { declaredTypeMismatchMessage, detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
 import { AppError } from "~/domain/errors";
 import { drainBody } from "~/lib/drain-body.server";
 import type { LocalDiskStorage } from "./local-disk.server";
@@ -92,7 +92,7 @@ export async function receiveUpload(input: {
       const bytes = Buffer.concat(head).subarray(0, HEAD_BYTES);
       const format = detectModelFormat(bytes, `upload.${input.expect}`);
       if (!formatMatchesDeclaredType(format, input.expect)) {
-        throw new AppError("invalid_file", `The file's contents are not a valid .${input.expect} model.`);
+        throw new AppError("invalid_file", declaredTypeMismatchMessage(input.expect, format));
       }
     }
     await rename(temp, target);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { expect, registerAndSignIn, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { SHARED_DATA } from "../setup/shared-data";
+import { splatSamples } from "../setup/splat-samples";
 
 const DATA = SHARED_DATA;
 const VIEWER_BACKGROUND: [number, number, number] = [0x1e, 0x1f, 0x22];
@@ -60,4 +61,24 @@ test("an upload the server refuses deletes the created item and shows the SPEC e
   await expect(page.getByText("File not uploaded. Error: The file's contents are not a valid .glb model.")).toBeVisible();
   await page.goto("/dashboard");
   await expect(page.getByText("You have no models yet.")).toBeVisible();
+});
+
+test("the dialog takes the splat formats SuperSplat users bring: .spz, .splat and .sog, each shown and listed by its type", async ({ page, consoleErrors }) => {
+  test.setTimeout(240_000);
+  const samples = splatSamples();
+  await registerAndSignIn(page);
+  for (const file of [samples.spz, samples.splat, samples.sog]) {
+    await page.getByTestId("new-model").click();
+    const dialog = page.getByTestId("upload-dialog");
+    await page.getByTestId("upload-input").setInputFiles(file);
+    await expect(dialog.getByText(path.basename(file))).toBeVisible();
+    await dialog.getByRole("button", { name: "Upload" }).click();
+    await page.waitForURL(/\/item\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("model-viewer"), path.basename(file)).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+  }
+  await page.goto("/dashboard");
+  const cards = page.getByTestId("item-card");
+  await expect(cards).toHaveCount(3);
+  await expect(cards.locator("small")).toHaveText(["SOG", "SPLAT", "SPZ"], { useInnerText: true });
+  expect(consoleErrors).toEqual([]);
 });

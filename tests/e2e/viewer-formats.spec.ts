@@ -5,10 +5,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, CDPSession, Page } from "@playwright/test";
+import type { DeclaredModelType } from "~/lib/model-format";
 import { PNG } from "pngjs";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { SHARED_DATA } from "../setup/shared-data";
+import { splatSamples } from "../setup/splat-samples";
 
 const DATA = SHARED_DATA;
 const BASE_URL = `http://localhost:${Number(process.env.E2E_PORT ?? 3100)}`;
@@ -18,7 +20,7 @@ const EMPTY_OR_CORRUPTED = "Failed to download model: Downloaded file is empty o
 interface Sample {
   key: string;
   file: string;
-  modelType: "glb" | "ply" | "ksplat";
+  modelType: DeclaredModelType;
   /** The format the viewer decodes when it shows the original. */
   format: string;
 }
@@ -201,6 +203,20 @@ test("splats reach visitors as .sog delivery copies, and an SPZ v4 upload become
   await page.waitForURL(/original=1/);
   await expect.poll(async () => (await liveViewers())?.live[0]?.format, { timeout: 120_000 }).toBe("ply");
   await expectRendered("guitar original");
+});
+
+test("the splat formats SuperSplat users bring (.spz, .splat, .sog, each its own model_type) render from their own bytes", async () => {
+  test.setTimeout(300_000);
+  const samples = splatSamples();
+  for (const [type, file] of [["spz", samples.spz], ["splat", samples.splat], ["sog", samples.sog]] as const) {
+    const itemId = await uploadModel(`guitar ${type}`, type, new Uint8Array(readFileSync(file)));
+    // .spz and .splat get a .sog delivery copy: wait for it so that ?original=1 surely shows the upload itself.
+    if (type !== "sog") await waitForDeliveryCopy(itemId);
+    await page.goto(`/viewer/${itemId}${type === "sog" ? "" : "?original=1"}`);
+    await expectRendered(`guitar .${type}`);
+    expect((await liveViewers())?.live[0].format, type).toBe(type);
+  }
+  expect(consoleMessages.filter((message) => message.type === "error" || message.type === "pageerror")).toEqual([]);
 });
 
 test("a corrupt copy of each sample gives a clear message, never a blank canvas or an endless spinner", async () => {

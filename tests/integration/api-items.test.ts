@@ -82,7 +82,7 @@ describe("POST /v1/item validation", () => {
   });
 
   it.each([
-    [{ model_type: "obj", upload_type: "model" }, "model_type must be one of glb, ply, ksplat"],
+    [{ model_type: "obj", upload_type: "model" }, "model_type must be one of glb, ply, ksplat, spz, splat, sog"],
     [{ model_type: "glb", upload_type: "scan" }, "upload_type must be one of model, image, video"],
     [{ upload_type: "model" }, "model_type"],
     [{ model_type: "glb", upload_type: "model", owner_id: "x" }, "owner_id"],

@@ -1,3 +1,4 @@
+import type { DeclaredModelType } from "~/lib/model-format";
 import type { apiClient } from "./api";
 import type { TestIdentity } from "./firebase-users";
 
@@ -8,7 +9,7 @@ import type { TestIdentity } from "./firebase-users";
 export async function uploadReadyModel(
   api: ReturnType<typeof apiClient>,
   owner: Pick<TestIdentity, "idToken">,
-  { bytes, modelType, name, visibility }: { bytes: Buffer; modelType: "glb" | "ply" | "ksplat"; name: string; visibility?: "public" | "unlisted" | "private" },
+  { bytes, modelType, name, visibility }: { bytes: Buffer; modelType: DeclaredModelType; name: string; visibility?: "public" | "unlisted" | "private" },
 ): Promise<string> {
   const created = await api("POST", "/item", { token: owner.idToken, body: { model_type: modelType, upload_type: "model", name } });
   if (created.status !== 200) throw new Error(`POST /item answered ${created.status}: ${JSON.stringify(created.json)}`);
