@@ -17,7 +17,7 @@ export type ModelFormat = (typeof MODEL_FORMATS)[number];
 
 /**
  * The model types a client may declare on an item: SPEC §3's glb, ply and ksplat, and the splat
- * containers SuperSplat users bring (.spz, .splat, .sog; docs/decisions/025-more-splat-formats.md).
+ * containers SuperSplat users bring (.spz, .splat, .sog; docs/decisions/026-more-splat-formats.md).
  */
 export const DECLARED_MODEL_TYPES = ["glb", "ply", "ksplat", "spz", "splat", "sog"] as const;
 export type DeclaredModelType = (typeof DECLARED_MODEL_TYPES)[number];

@@ -4,7 +4,7 @@ import { DECLARED_MODEL_TYPES } from "./model-format";
  * The Upload dialog's rules (SPEC §5, §9) as pure functions. The dialog and the server both call
  * them (STYLE habit 6), so the browser's checks and the API's checks can never drift apart.
  */
-/** Model files the dialog takes: one per declared model type (docs/decisions/025-more-splat-formats.md). */
+/** Model files the dialog takes: one per declared model type (docs/decisions/026-more-splat-formats.md). */
 export const MODEL_EXTENSIONS = DECLARED_MODEL_TYPES;
 export const IMAGE_EXTENSIONS = ["jpg", "jpeg", "png", "webp", "heic", "heif", "tif", "tiff", "bmp"] as const;
 export const VIDEO_EXTENSIONS = ["mp4", "mov", "m4v", "webm", "mkv", "avi"] as const;

@@ -1,4 +1,4 @@
-// More formats in (issue 18 item 6, docs/decisions/025): .spz, .splat and .sog uploads declared as their own
+// More formats in (issue 18 item 6, docs/decisions/026): .spz, .splat and .sog uploads declared as their own
 // model_type go through the real model-file flow, are checked by their content, and reach viewers — .spz and
 // .splat as a .sog delivery copy made on the CPU, a .sog as uploaded. Wrong content gets a 400 naming the problem.
 import { readFileSync } from "node:fs";
