@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { parseWorkerConfig } from "./config.server";
 
 describe("the CPU trainer's opacity-reset setting", () => {
-  it("resets every 0.175 of the budget unless told otherwise, and 0 turns resets off", () => {
-    expect(parseWorkerConfig({}).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0.175);
+  it("does not reset unless told to, and takes a fraction of the budget", () => {
+    expect(parseWorkerConfig({}).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0);
+    expect(parseWorkerConfig({ SCAN_TRAIN_OPACITY_RESET_EVERY: "0.175" }).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0.175);
     expect(parseWorkerConfig({ SCAN_TRAIN_OPACITY_RESET_EVERY: "0" }).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0);
     expect(parseWorkerConfig({ SCAN_TRAIN_OPACITY_RESET_EVERY: "0.1" }).SCAN_TRAIN_OPACITY_RESET_EVERY).toBe(0.1);
   });

@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     // every --opacity-reset-every of the budget inside that window (0: none).
     OpacityResetSchedule resets;
     resets.densifyUntil = 0.7;
-    resets.every = args.num("opacity-reset-every", 0.175);
+    resets.every = args.num("opacity-reset-every", 0.0);
     if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
     if (!(resets.every >= 0 && resets.every <= 1)) throw std::runtime_error("--opacity-reset-every must be between 0 and 1");
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
