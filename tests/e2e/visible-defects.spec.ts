@@ -193,3 +193,44 @@ test("at 390 px the header is one row, signed out and signed in, its buttons sti
   await shoot(page, "header-390-signed-in");
   expect(consoleErrors).toEqual([]);
 });
+
+/** Elements of the page that reach past the viewport's sides, and the page's own sideways scroll. */
+async function sidewaysOverflow(page: Page) {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const wide = [...document.querySelectorAll<HTMLElement>("main *")]
+      .filter((element) => element.getClientRects().length > 0)
+      .map((element) => ({ element, rect: element.getBoundingClientRect() }))
+      .filter(({ rect }) => rect.right > root.clientWidth + 0.5 || rect.left < -0.5)
+      .map(({ element, rect }) => `${element.tagName.toLowerCase()}#${element.id}.${element.className} ${Math.round(rect.left)}..${Math.round(rect.right)}`);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+  });
+}
+
+test("at 390 px the dashboard shows the models before the quotas and settings fits the screen (issue 18, item 7)", async ({ page, consoleErrors }) => {
+  const { email } = await registerAndSignIn(page, { name: "Phone Owner" });
+  const token = await idToken(email);
+  const [{ id: userId }] = await sql(`SELECT id FROM "User" WHERE email = $1`, [email]);
+  await uploadModel({ token, userId, name: "Phone Owner" }, { name: "Phone layout check" });
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto("/dashboard");
+    const models = page.getByTestId("my-items");
+    await expect(models).toContainText("Phone layout check");
+    const quotas = page.locator(".dashboard-side");
+    await expect(quotas).toBeVisible();
+    const modelsBox = await boxOf(models);
+    const quotasBox = await boxOf(quotas);
+    if (size.width < 900) expect(modelsBox.y, "models above the quotas on a phone").toBeLessThan(quotasBox.y);
+    else expect(quotasBox.x, "quotas beside the models on a desktop").toBeGreaterThan(modelsBox.x + modelsBox.width - 1);
+    await shoot(page, `dashboard-${size.width}`);
+
+    await page.goto("/settings");
+    await expect(page.getByLabel(/^Avatar/)).toBeVisible();
+    const overflow = await sidewaysOverflow(page);
+    expect(overflow.wide, `elements past the ${size.width}px viewport`).toEqual([]);
+    expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.clientWidth);
+    await shoot(page, `settings-${size.width}`);
+  }
+  expect(consoleErrors).toEqual([]);
+});
