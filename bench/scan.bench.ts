@@ -57,7 +57,7 @@ async function bench(label: string, kind: "image" | "video", put: (itemId: strin
     if (a || b) print(`  ${name.padEnd(11)} ${`${fmt(a?.seconds)} s`.padStart(12)} ${`${fmt(b?.seconds)} s`.padStart(17)}`);
   }
   print(`  ${"end to end".padEnd(11)} ${`${fmt(before.seconds)} s`.padStart(12)} ${`${fmt(now.seconds)} s`.padStart(17)}   (ingest → export)`);
-  print(`  whole scan before training: ${fmt(now.seconds - (now.timings.splat?.seconds ?? 0) - (now.timings.evaluation?.seconds ?? 0) - (now.timings.export?.seconds ?? 0))} s (the mesh is made in export)`);
+  print(`  whole scan before training: ${fmt(now.seconds - (now.timings.splat?.seconds ?? 0) - (now.timings.evaluation?.seconds ?? 0) - (now.timings.export?.seconds ?? 0))} s (ingest → mesh)`);
   const mapping = now.results.mapping as { registered: number; total: number; points: number; meanReprojectionError: number };
   print(`  registered ${mapping.registered}/${mapping.total}, ${mapping.points} sparse points, mean reprojection ${mapping.meanReprojectionError} px`);
   if (now.kind !== "finished" || before.kind !== "finished") {
