@@ -6,6 +6,7 @@ import { presentItem } from "./item-presenter";
 import { getVisibleItem, type ItemWithOwner } from "./items.server";
 import { openStoredModel } from "./model-files.server";
 import { IDENTITY_TRANSFORM, MAX_SCENE_PARTS, type PartTransformInput, type SaveSceneBody } from "./scene-schemas";
+import { defaultSceneName } from "./scene-name";
 
 /**
  * Scenes (the Builder, issue 6; docs/decisions/019-builder-scenes.md): an item of kind "scene" whose parts
@@ -100,7 +101,7 @@ export async function getScene({ sceneId, viewerId }: { sceneId: string; viewerI
 /** The owner's models that can go into a scene: their own, models (not scenes), with a file. Throws naming the first that cannot. */
 async function requirePlaceableModels(tx: Prisma.TransactionClient, ownerId: string, itemIds: string[]) {
   const unique = [...new Set(itemIds)];
-  if (unique.length === 0) return new Map<string, { modelType: string }>();
+  if (unique.length === 0) return new Map<string, { modelType: string; name: string }>();
   const rows = await tx.item.findMany({
     where: { id: { in: unique }, ownerId },
     select: { id: true, kind: true, fileKey: true, modelType: true, name: true },
@@ -112,7 +113,7 @@ async function requirePlaceableModels(tx: Prisma.TransactionClient, ownerId: str
     if (row.kind === "scene") throw new AppError("invalid_input", `“${row.name}” is a scene; scenes cannot be placed in scenes.`);
     if (!row.fileKey) throw new AppError("conflict", `“${row.name}” has no model file yet; add it once it is ready.`);
   }
-  return new Map(rows.map((row) => [row.id, { modelType: row.modelType }]));
+  return new Map(rows.map((row) => [row.id, { modelType: row.modelType, name: row.name }]));
 }
 
 /** A scene's model_type (one of SPEC's glb/ply/ksplat): "ply" when it shows any splat, else "glb". */
@@ -136,9 +137,9 @@ function tooMany(count: number) {
 /** POST /v1/scene: a new private scene, with the listed models side by side at the origin (the Builder arranges them). */
 export async function createScene({ ownerId, name, itemIds }: { ownerId: string; name?: string; itemIds: string[] }): Promise<Item> {
   return db().$transaction(async (tx) => {
-    await requirePlaceableModels(tx, ownerId, itemIds);
+    const models = await requirePlaceableModels(tx, ownerId, itemIds);
     const scene = await tx.item.create({
-      data: { ownerId, kind: "scene", modelType: "glb", uploadType: "model", status: "ready", name: name ?? "Untitled scene" },
+      data: { ownerId, kind: "scene", modelType: "glb", uploadType: "model", status: "ready", name: name ?? defaultSceneName(itemIds.map((id) => models.get(id)!.name)) },
     });
     if (itemIds.length > 0) {
       await tx.sceneNode.createMany({ data: itemIds.map((sourceItemId, index) => ({ sceneId: scene.id, sourceItemId, sortOrder: index, ...IDENTITY_TRANSFORM })) });

@@ -56,7 +56,8 @@ export default function BuilderForItem() {
 /** /builder/{id} for one of my models: a new scene with it in the middle. */
 function StartScene({ item }: { item: { id: string; name: string; model_url: string | null } }) {
   const { creating, create } = useCreateScene();
-  const start = () => create({ name: `Scene with ${item.name}`.slice(0, 200), item_ids: [item.id] });
+  // The scene is named after the model (defaultSceneName).
+  const start = () => create({ item_ids: [item.id] });
   return (
     <BuilderFrame title={`Builder: ${item.name}`} back={{ to: `/item/${item.id}`, label: "Back to the model" }}>
       {item.model_url ? (

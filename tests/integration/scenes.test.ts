@@ -62,6 +62,16 @@ describe("making and saving a scene", () => {
     expect(mine.json.data.items.find((entry: { id: string }) => entry.id === sceneId)).toMatchObject({ kind: "scene" });
   });
 
+  it("names a scene made without a name after its models, and an empty one untitled (issue 18 item 7)", async () => {
+    const named = await api("POST", "/scene", { token: alice.idToken, body: { item_ids: [guitar, cat] } });
+    expect(named.status).toBe(200);
+    const item = await api("GET", `/item/${named.json.data.item_id}`, { token: alice.idToken });
+    expect(item.json.data.name).toBe("Scene with guitar and cat");
+    const empty = await api("POST", "/scene", { token: alice.idToken, body: {} });
+    expect(empty.status).toBe(200);
+    expect((await api("GET", `/item/${empty.json.data.item_id}`, { token: alice.idToken })).json.data.name).toBe("Untitled scene");
+  });
+
   it("saves moves, turns, scales, order and removals together; a new part is created", async () => {
     const sceneId = await newScene([cat, guitar]);
     const before = (await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken })).json.data.parts;
