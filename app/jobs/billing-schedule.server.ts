@@ -1,7 +1,7 @@
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 import { renewDueBillingPeriods } from "~/domain/billing-periods.server";
+import { startPgBoss } from "./queue.server";
 import { env } from "~/env.server";
-import { logger } from "~/lib/logger.server";
 
 /**
  * The scheduled billing-period reset (issue 8, docs/decisions/009): a pg-boss cron schedule in our own
@@ -22,13 +22,12 @@ export interface BillingSchedule {
 export async function startBillingSchedule({ connectionString = env().DATABASE_URL }: { connectionString?: string } = {}): Promise<BillingSchedule> {
   if (!connectionString) throw new Error("DATABASE_URL is not set: the billing schedule needs the product's database");
   // Only the cron clock here: the scan worker's own instance supervises the queues (maintenance).
-  const boss = new PgBoss({ connectionString, max: 2, supervise: false, schedule: true, migrate: true });
-  boss.on("error", (error) => logger.warn("billing schedule error", { error }));
-  await boss.start();
-  await boss.createQueue(BILLING_QUEUE, { name: BILLING_QUEUE, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 30 * 60 });
-  await boss.schedule(BILLING_QUEUE, BILLING_CRON, {}, { tz: "UTC" });
-  await boss.work(BILLING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
-    await renewDueBillingPeriods();
+  const boss = await startPgBoss({ connectionString, max: 2, supervise: false, schedule: true, migrate: true }, "billing schedule", async (started) => {
+    await started.createQueue(BILLING_QUEUE, { name: BILLING_QUEUE, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 30 * 60 });
+    await started.schedule(BILLING_QUEUE, BILLING_CRON, {}, { tz: "UTC" });
+    await started.work(BILLING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
+      await renewDueBillingPeriods();
+    });
   });
   return {
     boss,

@@ -26,22 +26,41 @@ export const STOREFRONT_SYNC_QUEUE = "storefront-sync";
 const globalForQueue = globalThis as unknown as { __scanroomQueue?: Promise<PgBoss>; __scanroomQueueUrl?: string };
 
 async function startQueue(connectionString: string): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString, max: 4, supervise: false, schedule: false, migrate: true });
-  boss.on("error", (error) => logger.warn("job queue error", { error }));
-  await boss.start();
-  // Idempotent (ON CONFLICT DO NOTHING); a scan is retried twice after a crash of its worker.
-  await retryOnDeadlock(() => boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 }));
-  await retryOnDeadlock(() =>
-    boss.createQueue(STOREFRONT_SYNC_QUEUE, { name: STOREFRONT_SYNC_QUEUE, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 }),
-  );
-  await retryOnDeadlock(() => boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 }));
-  return boss;
+  return startPgBoss({ connectionString, max: 4, supervise: false, schedule: false, migrate: true }, "job queue", async (boss) => {
+    // Idempotent (ON CONFLICT DO NOTHING); a scan is retried twice after a crash of its worker.
+    await boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 });
+    await boss.createQueue(STOREFRONT_SYNC_QUEUE, { name: STOREFRONT_SYNC_QUEUE, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 });
+    await boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 });
+  });
 }
 
 /**
- * Two processes creating the same queue at once (a web process and a scan worker starting together) can
- * make PostgreSQL end one of them as a deadlock victim; the statement is idempotent, so it is run again.
+ * A started pg-boss instance, `setup` (queues, schedules, workers) done on it. Processes starting together
+ * (a web process and scan workers) take the same locks in pg-boss's start and queue creation, and
+ * PostgreSQL can end one of them as a deadlock victim — seen as a scan worker that "could not start:
+ * deadlock detected". Every step is idempotent, so the whole start is tried again on a fresh instance.
  */
+export async function startPgBoss(
+  options: PgBoss.ConstructorOptions,
+  label: string,
+  setup: (boss: PgBoss) => Promise<void> = async () => undefined,
+  create: (options: PgBoss.ConstructorOptions) => PgBoss = (o) => new PgBoss(o),
+): Promise<PgBoss> {
+  return retryOnDeadlock(async () => {
+    const boss = create(options);
+    boss.on("error", (error) => logger.warn(`${label} error`, { error }));
+    try {
+      await boss.start();
+      await setup(boss);
+      return boss;
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+/** Runs an idempotent step again when PostgreSQL ended it as a deadlock victim (see startPgBoss). */
 export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,6 +1,5 @@
-import PgBoss from "pg-boss";
 import { env } from "~/env.server";
-import { queue, SCAN_QUEUE, scanJobPayloadSchema } from "~/jobs/queue.server";
+import { queue, SCAN_QUEUE, scanJobPayloadSchema, startPgBoss } from "~/jobs/queue.server";
 import { logger } from "~/lib/logger.server";
 import { workerConfig, type WorkerConfig } from "./config.server";
 import { processScanJob, type JobRunResult } from "./job.server";
@@ -26,9 +25,7 @@ export async function startScanWorker(options: { config?: WorkerConfig; connecti
   if (!connectionString) throw new Error("DATABASE_URL is not set: the scan worker needs the product's database");
   await queue(); // creates the queue (and pg-boss's schema) if this is the first process to use it
   // This process supervises the queue (expiry, retries): the web process only sends.
-  const boss = new PgBoss({ connectionString, max: 3, supervise: true, schedule: false, migrate: true });
-  boss.on("error", (error) => logger.warn("scan queue error", { error }));
-  await boss.start();
+  const boss = await startPgBoss({ connectionString, max: 3, supervise: true, schedule: false, migrate: true }, "scan queue");
 
   const shutdown = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
