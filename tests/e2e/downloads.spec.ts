@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Download, Page } from "@playwright/test";
 import { SHARED_DATA } from "../setup/shared-data";
 import { expect, registerAndSignIn, test } from "./fixtures";
-import { attachScanMesh, BASE_URL, createCreator, disconnect, type Creator } from "./site-seed";
+import { attachScanMesh, callApi, createCreator, disconnect, type Creator } from "./site-seed";
 
 const catGlb = readFileSync(path.join(SHARED_DATA, "models/cat.glb"));
 const guitarPly = readFileSync(path.join(SHARED_DATA, "splats/guitar.ply"));
@@ -22,16 +22,7 @@ async function downloadVia(page: Page, click: () => Promise<void>): Promise<{ do
   return { download, bytes: await readFile(file) };
 }
 
-async function api(creator: Creator, method: string, pathName: string, body?: unknown) {
-  const response = await fetch(`${BASE_URL}/v1${pathName}`, {
-    method,
-    headers: { Authorization: `Bearer ${creator.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (response.status !== 200) throw new Error(`${method} ${pathName}: ${response.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
+const api = (creator: Creator, method: string, pathName: string, body?: unknown) => callApi(method, pathName, creator.token, body);
 
 async function uploadAs(creator: Creator, name: string, modelType: "glb" | "ply", bytes: Buffer): Promise<string> {
   const { item_id: itemId } = await api(creator, "POST", "/item", { model_type: modelType, upload_type: "model", name });

@@ -77,7 +77,8 @@ export async function disconnect() {
   await disconnectDb();
 }
 
-async function api(method: string, pathName: string, token?: string, body?: unknown) {
+/** A /v1 call as `token`'s account (signed out without one); answers `data`, throws on anything but 200. */
+export async function callApi(method: string, pathName: string, token?: string, body?: unknown) {
   const response = await fetch(`${BASE_URL}/v1${pathName}`, {
     method,
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
@@ -97,7 +98,7 @@ export interface Creator {
 /** A verified emulator account that has called the API once (so our user row exists). */
 export async function createCreator(name: string): Promise<Creator> {
   const identity = await createIdentity({ name });
-  const { user } = await api("GET", "/user", identity.idToken);
+  const { user } = await callApi("GET", "/user", identity.idToken);
   return { token: identity.idToken, userId: user.id, name };
 }
 
@@ -106,17 +107,17 @@ export async function uploadModel(
   creator: Creator,
   { name, visibility = "public", categorySlug }: { name: string; visibility?: "public" | "unlisted" | "private"; categorySlug?: string },
 ) {
-  const { item_id: itemId } = await api("POST", "/item", creator.token, { model_type: "glb", upload_type: "model", name });
-  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, creator.token);
+  const { item_id: itemId } = await callApi("POST", "/item", creator.token, { model_type: "glb", upload_type: "model", name });
+  const link = await callApi("GET", `/upload/item/${itemId}?uploadType=model`, creator.token);
   const put = await fetch(link.url, { method: "PUT", body: new Uint8Array(MODEL) });
   if (!put.ok) throw new Error(`PUT failed: ${put.status}`);
-  await api("POST", `/item/${itemId}/file/size`, creator.token, { size: MODEL.length });
+  await callApi("POST", `/item/${itemId}/file/size`, creator.token, { size: MODEL.length });
   let categoryId: string | null = null;
   if (categorySlug) {
-    const categories: Array<{ id: string; slug: string }> = await api("GET", "/categories");
+    const categories: Array<{ id: string; slug: string }> = await callApi("GET", "/categories");
     categoryId = categories.find((c) => c.slug === categorySlug)!.id;
   }
-  await api("PATCH", `/item/${itemId}`, creator.token, { visibility, ...(categoryId ? { category_id: categoryId } : {}) });
+  await callApi("PATCH", `/item/${itemId}`, creator.token, { visibility, ...(categoryId ? { category_id: categoryId } : {}) });
   return itemId as string;
 }
 
