@@ -20,6 +20,8 @@ export const itemNameSchema = z
   .max(200, "must be at most 200 characters");
 
 export const idParamsSchema = z.object({ id: uuidSchema });
+/** /v1/item/{id}/versions/{versionId}/… (the clean-up editor). */
+export const versionParamsSchema = z.object({ id: uuidSchema, versionId: uuidSchema });
 
 export const createItemBodySchema = z
   .object({

@@ -52,7 +52,8 @@ export class DeliveryCopyError extends Error {
   }
 }
 
-function splatTransformCli(): string {
+/** The path of splat-transform's CLI (also run by splat-convert.server.ts). */
+export function splatTransformCli(): string {
   // The package exports only its library; its CLI sits next to it (bin/cli.mjs).
   const library = createRequire(import.meta.url).resolve("@playcanvas/splat-transform");
   return path.resolve(path.dirname(library), "../bin/cli.mjs");

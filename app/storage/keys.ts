@@ -45,6 +45,11 @@ export function deliveryCopyKey(itemId: string, sourceKey: string, extension: st
   return `items/${itemId}/delivery/${createHash("sha256").update(sourceKey).digest("hex").slice(0, 24)}.${extension}`;
 }
 
+/** A saved version of an item's splat (the clean-up editor), under the item so deleting the item removes it. */
+export function itemVersionKey(itemId: string): string {
+  return `items/${itemId}/versions/${randomUUID()}.ply`;
+}
+
 /** Whether a key is a safe relative path inside the store (no traversal, no odd characters). */
 export function isSafeKey(key: string): boolean {
   if (!key || key.length > 512 || key.startsWith("/") || key.includes("\\")) return false;

@@ -1,0 +1,165 @@
+import { Prisma, db, type Item, type ItemVersion } from "~/db.server";
+import { env } from "~/env.server";
+import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
+import { isSplatFormat, type ModelFormat } from "~/lib/model-format";
+import { logger } from "~/lib/logger.server";
+import { storage } from "~/storage/index.server";
+import { itemVersionKey } from "~/storage/keys";
+import { validateSplatPly } from "~/worker/splat-ply";
+import { AppError, invalidFile, notFound } from "./errors";
+import { needsDeliveryCopy } from "./splat-delivery.server";
+import { readAll, splatAsPly } from "./splat-convert.server";
+
+/**
+ * Versions of a splat item (the clean-up editor; docs/decisions/027-splat-editor-and-versions.md).
+ * Version 1 ("Original") is the item's file before the first edit, recorded when versions are first
+ * asked for. Saving adds a version and makes it current; restoring makes an earlier one current.
+ * Neither deletes anything: every version's file stays until the item is deleted (its files live
+ * under the item's prefix). Callers have checked the item is the caller's (requireEditorAccess).
+ */
+const UPLOAD_URL_SECONDS = 60 * 60;
+const PLY_HEAD_BYTES = 64 * 1024;
+
+export interface ItemVersionDto {
+  id: string;
+  number: number;
+  label: string;
+  format: string;
+  size: number | null;
+  splat_count: number | null;
+  created_at: string;
+  is_current: boolean;
+}
+
+function present(version: ItemVersion, item: Pick<Item, "fileKey">): ItemVersionDto {
+  return {
+    id: version.id,
+    number: version.number ?? 0,
+    label: version.label,
+    format: version.fileFormat,
+    size: version.fileSize === null ? null : Number(version.fileSize),
+    splat_count: version.splatCount,
+    created_at: version.createdAt.toISOString(),
+    is_current: version.fileKey === item.fileKey,
+  };
+}
+
+function assertEditable(item: Item): asserts item is Item & { fileKey: string; fileFormat: ModelFormat } {
+  if (!item.fileKey || item.status !== "ready") throw new AppError("conflict", "This model has no file to edit yet.");
+  if (!isSplatFormat(item.fileFormat)) throw invalidFile("Only gaussian splats can be cleaned up; this model is a mesh.");
+}
+
+/** The splat count of a stored 3DGS .ply from its header (null for other formats or an unreadable header). */
+async function plySplatCount(key: string, format: string): Promise<number | null> {
+  if (format !== "ply") return null;
+  const text = Buffer.from(await storage().readHead(key, PLY_HEAD_BYTES)).toString("latin1");
+  const match = /^element vertex (\d+)$/m.exec(text.slice(0, text.indexOf("end_header")));
+  return match ? Number(match[1]) : null;
+}
+
+/** Records the item's file as version 1 the first time versions are needed. */
+async function ensureOriginalVersion(item: Item & { fileKey: string; fileFormat: ModelFormat }): Promise<void> {
+  if (await db().itemVersion.count({ where: { itemId: item.id, committedAt: { not: null } } })) return;
+  try {
+    await db().itemVersion.create({
+      data: {
+        itemId: item.id,
+        number: 1,
+        label: "Original",
+        fileKey: item.fileKey,
+        fileFormat: item.fileFormat,
+        fileSize: item.fileSize,
+        splatCount: await plySplatCount(item.fileKey, item.fileFormat),
+        createdAt: item.createdAt,
+        committedAt: item.createdAt,
+      },
+    });
+  } catch (error) {
+    // Two first requests at once: the other one recorded it.
+    if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+  }
+}
+
+export async function listItemVersions(item: Item): Promise<{ versions: ItemVersionDto[] }> {
+  assertEditable(item);
+  await ensureOriginalVersion(item);
+  const versions = await db().itemVersion.findMany({ where: { itemId: item.id, committedAt: { not: null } }, orderBy: { number: "desc" } });
+  return { versions: versions.map((version) => present(version, item)) };
+}
+
+/** The current file as a standard 3DGS .ply (converted when stored in another splat format). */
+export async function readEditableSplats(item: Item): Promise<Uint8Array> {
+  assertEditable(item);
+  const key = item.fileKey;
+  return splatAsPly({ format: item.fileFormat, read: () => storage().createReadStream(key) });
+}
+
+/** Starts saving a new version: a signed link to PUT its .ply to, then commitItemVersion. */
+export async function startItemVersion(item: Item): Promise<{ version_id: string; path: string; url: string }> {
+  assertEditable(item);
+  await ensureOriginalVersion(item);
+  const key = itemVersionKey(item.id);
+  const version = await db().itemVersion.create({ data: { itemId: item.id, label: "Edited", fileKey: key, fileFormat: "ply" } });
+  const url = await storage().createUploadUrl({ key, expiresInSeconds: UPLOAD_URL_SECONDS, maxBytes: env().MAX_MODEL_BYTES, expect: "ply" });
+  return { version_id: version.id, path: key, url };
+}
+
+/**
+ * Checks the uploaded bytes as a whole 3DGS binary .ply (every property a float, the body exactly
+ * the declared splats, no NaN) and makes it the item's current file. A file that fails is deleted
+ * with its pending version; the item and its versions stay as they were.
+ */
+export async function commitItemVersion(item: Item, versionId: string): Promise<{ version: ItemVersionDto }> {
+  assertEditable(item);
+  const pending = await db().itemVersion.findFirst({ where: { id: versionId, itemId: item.id } });
+  if (!pending) throw notFound("Version");
+  if (pending.committedAt) return { version: present(pending, item) };
+  const store = storage();
+  const stat = await store.stat(pending.fileKey);
+  if (!stat) throw new AppError("conflict", "Upload the version's file before saving it.");
+  let splatCount: number;
+  try {
+    if (stat.size > env().MAX_MODEL_BYTES) throw new Error("it is larger than the upload limit");
+    splatCount = validateSplatPly(await readAll(await store.createReadStream(pending.fileKey))).count;
+    if (splatCount === 0) throw new Error("it holds no splats");
+  } catch (error) {
+    await store.delete(pending.fileKey);
+    await db().itemVersion.delete({ where: { id: pending.id } });
+    throw invalidFile(`The saved file is not a gaussian splat .ply: ${(error as Error).message}.`);
+  }
+  const committed = await db().$transaction(async (tx) => {
+    const last = await tx.itemVersion.aggregate({ where: { itemId: item.id }, _max: { number: true } });
+    return tx.itemVersion.update({
+      where: { id: pending.id },
+      data: { number: (last._max.number ?? 1) + 1, fileSize: BigInt(stat.size), splatCount, committedAt: new Date() },
+    });
+  });
+  const current = await makeCurrent(item, committed);
+  return { version: present(committed, current) };
+}
+
+/** Makes an earlier version the item's file again (one click in the editor's versions list). */
+export async function restoreItemVersion(item: Item, versionId: string): Promise<{ version: ItemVersionDto }> {
+  assertEditable(item);
+  await ensureOriginalVersion(item);
+  const version = await db().itemVersion.findFirst({ where: { id: versionId, itemId: item.id, committedAt: { not: null } } });
+  if (!version) throw notFound("Version");
+  const current = await makeCurrent(item, version);
+  return { version: present(version, current) };
+}
+
+/** Points the item at a version's file and queues the viewers' delivery copy of it. */
+async function makeCurrent(item: Item, version: ItemVersion): Promise<Item> {
+  if (item.fileKey === version.fileKey) return item;
+  const updated = await db().item.update({
+    where: { id: item.id },
+    data: { fileKey: version.fileKey, fileFormat: version.fileFormat, fileSize: version.fileSize },
+  });
+  if (needsDeliveryCopy(version.fileFormat)) {
+    // Until the copy exists viewers get the version's own file (deliveredObject compares the source key).
+    await enqueueDeliveryCopy({ itemId: item.id, sourceKey: version.fileKey }).catch((error: unknown) =>
+      logger.warn("could not queue the delivery copy", { itemId: item.id, error }),
+    );
+  }
+  return updated;
+}
