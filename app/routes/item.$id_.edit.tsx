@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { ConfirmDialog } from "primereact/confirmdialog";
-import { useState, type FormEvent } from "react";
+import { lazy, Suspense, useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
@@ -21,6 +21,10 @@ import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
 import type { RouteHandle } from "~/lib/route-handle";
 import { hasSomethingToView } from "~/domain/item-presenter";
 import { presentViewableItem } from "~/domain/scenes.server";
+import { isSplatFormat } from "~/lib/model-format";
+
+// The clean-up editor brings three.js and the viewer: loaded only when the owner opens it.
+const SplatEditor = lazy(() => import("~/components/splat-editor"));
 
 export const handle: RouteHandle = { layout: false };
 
@@ -66,6 +70,8 @@ export default function EditItem() {
     category_id: item.category_id ?? "",
   });
   const [busy, setBusy] = useState<null | "details" | "thumbnail" | "watermark">(null);
+  const [cleaning, setCleaning] = useState(false);
+  const canCleanUp = item.kind !== "scene" && item.status === "ready" && isSplatFormat(item.file_format);
 
   const fail = (error: unknown) => toast({ severity: "error", summary: "Error!", detail: (error as Error).message });
 
@@ -136,6 +142,13 @@ export default function EditItem() {
         </Link>
         <h1>Edit “{item.name}”</h1>
       </header>
+      {cleaning ? (
+        <div className="edit-body">
+          <Suspense fallback={<p className="edit-preview empty-state">Opening the editor…</p>}>
+            <SplatEditor itemId={item.id} onClose={() => setCleaning(false)} onChanged={() => revalidator.revalidate()} />
+          </Suspense>
+        </div>
+      ) : (
       <div className="edit-body">
         <div className="edit-preview">
           {hasSomethingToView(item) ? (
@@ -153,6 +166,13 @@ export default function EditItem() {
           )}
         </div>
         <div className="edit-panels">
+          {canCleanUp ? (
+            <section className="edit-panel" aria-labelledby="cleanup-open-heading">
+              <h2 id="cleanup-open-heading">Clean up splats</h2>
+              <p className="item-panel-note">Remove floaters with a crop box, brush or lasso; each save is a new version, and earlier ones can be restored.</p>
+              <Button type="button" label="Open the clean-up editor" icon="pi pi-eraser" onClick={() => setCleaning(true)} />
+            </section>
+          ) : null}
           <form className="edit-panel" onSubmit={save} aria-labelledby="details-heading">
             <h2 id="details-heading">Details</h2>
             <label htmlFor="edit-name">Name</label>
@@ -195,6 +215,7 @@ export default function EditItem() {
           </section>
         </div>
       </div>
+      )}
     </div>
   );
 }

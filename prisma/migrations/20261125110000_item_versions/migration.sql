@@ -1,4 +1,4 @@
--- Saved versions of a splat item (the clean-up editor, issue 18 item 5; docs/decisions/027).
+-- Saved versions of a splat item (the clean-up editor, issue 18 item 5, docs/decisions/027).
 CREATE TABLE "ItemVersion" (
     "id" UUID NOT NULL,
     "itemId" UUID NOT NULL,
