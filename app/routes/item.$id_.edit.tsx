@@ -149,72 +149,72 @@ export default function EditItem() {
           </Suspense>
         </div>
       ) : (
-      <div className="edit-body">
-        <div className="edit-preview">
-          {hasSomethingToView(item) ? (
-            <AnnotatedViewer
-              item={item}
-              annotations={annotationEditor.annotations}
-              selectedId={annotationEditor.selectedId}
-              onSelect={annotationEditor.setSelectedId}
-              onPick={annotationEditor.placing ? annotationEditor.place : null}
-              onMeasure={setMeasured}
-              onViewer={annotationEditor.onViewer}
-            />
-          ) : (
-            <p className="empty-state">No model file yet ({item.status}).</p>
-          )}
-        </div>
-        <div className="edit-panels">
-          {canCleanUp ? (
-            <section className="edit-panel" aria-labelledby="cleanup-open-heading">
-              <h2 id="cleanup-open-heading">Clean up splats</h2>
-              <p className="item-panel-note">Remove floaters with a crop box, brush or lasso; each save is a new version, and earlier ones can be restored.</p>
-              <Button type="button" label="Open the clean-up editor" icon="pi pi-eraser" onClick={() => setCleaning(true)} />
+        <div className="edit-body">
+          <div className="edit-preview">
+            {hasSomethingToView(item) ? (
+              <AnnotatedViewer
+                item={item}
+                annotations={annotationEditor.annotations}
+                selectedId={annotationEditor.selectedId}
+                onSelect={annotationEditor.setSelectedId}
+                onPick={annotationEditor.placing ? annotationEditor.place : null}
+                onMeasure={setMeasured}
+                onViewer={annotationEditor.onViewer}
+              />
+            ) : (
+              <p className="empty-state">No model file yet ({item.status}).</p>
+            )}
+          </div>
+          <div className="edit-panels">
+            {canCleanUp ? (
+              <section className="edit-panel" aria-labelledby="cleanup-open-heading">
+                <h2 id="cleanup-open-heading">Clean up splats</h2>
+                <p className="item-panel-note">Remove floaters with a crop box, brush or lasso; each save is a new version, and earlier ones can be restored.</p>
+                <Button type="button" label="Open the clean-up editor" icon="pi pi-eraser" onClick={() => setCleaning(true)} />
+              </section>
+            ) : null}
+            <form className="edit-panel" onSubmit={save} aria-labelledby="details-heading">
+              <h2 id="details-heading">Details</h2>
+              <label htmlFor="edit-name">Name</label>
+              <input id="edit-name" className="p-inputtext" required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+              <label htmlFor="edit-description">Description</label>
+              <textarea id="edit-description" className="p-inputtext" rows={4} maxLength={5000} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+              <label htmlFor="edit-category">Category</label>
+              <select id="edit-category" className="p-inputtext" value={form.category_id} onChange={(e) => setForm({ ...form, category_id: e.target.value })}>
+                <option value="">No category</option>
+                {categories.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+              <label htmlFor="edit-visibility">Visibility</label>
+              <select id="edit-visibility" className="p-inputtext" value={form.visibility} onChange={(e) => setForm({ ...form, visibility: e.target.value as typeof form.visibility })}>
+                <option value="public">Public — listed on Explore and your profile</option>
+                <option value="unlisted">Unlisted — anyone with the link</option>
+                <option value="private">Private — only you</option>
+              </select>
+              <Button type="submit" label="Save changes" loading={busy === "details"} disabled={!form.name.trim() || busy !== null} />
+            </form>
+            {hasSomethingToView(item) ? <AnnotationEditorPanel editor={annotationEditor} /> : null}
+            {hasSomethingToView(item) ? <MeasureScalePanel itemId={item.id} settings={item.settings} measured={measured} onSaved={() => revalidator.revalidate()} /> : null}
+            <section className="edit-panel" aria-labelledby="thumb-heading">
+              <h2 id="thumb-heading">Thumbnail</h2>
+              {item.thumbnail_url ? <img className="edit-thumb" src={item.thumbnail_url} alt={`Thumbnail of ${item.name}`} /> : <p className="item-panel-note">No thumbnail yet: Explore shows a placeholder.</p>}
+              <label htmlFor="edit-thumb-file">Upload an image (JPEG, PNG, WebP or GIF, up to 2 MB)</label>
+              <input id="edit-thumb-file" type="file" accept={IMAGE_ACCEPT} disabled={busy !== null} onChange={(e) => void uploadThumbnail(e.target.files?.[0])} />
+              {item.thumbnail_url ? <Button type="button" label="Remove thumbnail" text severity="danger" onClick={removeThumbnail} disabled={busy !== null} /> : null}
             </section>
-          ) : null}
-          <form className="edit-panel" onSubmit={save} aria-labelledby="details-heading">
-            <h2 id="details-heading">Details</h2>
-            <label htmlFor="edit-name">Name</label>
-            <input id="edit-name" className="p-inputtext" required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-            <label htmlFor="edit-description">Description</label>
-            <textarea id="edit-description" className="p-inputtext" rows={4} maxLength={5000} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
-            <label htmlFor="edit-category">Category</label>
-            <select id="edit-category" className="p-inputtext" value={form.category_id} onChange={(e) => setForm({ ...form, category_id: e.target.value })}>
-              <option value="">No category</option>
-              {categories.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-            <label htmlFor="edit-visibility">Visibility</label>
-            <select id="edit-visibility" className="p-inputtext" value={form.visibility} onChange={(e) => setForm({ ...form, visibility: e.target.value as typeof form.visibility })}>
-              <option value="public">Public — listed on Explore and your profile</option>
-              <option value="unlisted">Unlisted — anyone with the link</option>
-              <option value="private">Private — only you</option>
-            </select>
-            <Button type="submit" label="Save changes" loading={busy === "details"} disabled={!form.name.trim() || busy !== null} />
-          </form>
-          {hasSomethingToView(item) ? <AnnotationEditorPanel editor={annotationEditor} /> : null}
-          {hasSomethingToView(item) ? <MeasureScalePanel itemId={item.id} settings={item.settings} measured={measured} onSaved={() => revalidator.revalidate()} /> : null}
-          <section className="edit-panel" aria-labelledby="thumb-heading">
-            <h2 id="thumb-heading">Thumbnail</h2>
-            {item.thumbnail_url ? <img className="edit-thumb" src={item.thumbnail_url} alt={`Thumbnail of ${item.name}`} /> : <p className="item-panel-note">No thumbnail yet: Explore shows a placeholder.</p>}
-            <label htmlFor="edit-thumb-file">Upload an image (JPEG, PNG, WebP or GIF, up to 2 MB)</label>
-            <input id="edit-thumb-file" type="file" accept={IMAGE_ACCEPT} disabled={busy !== null} onChange={(e) => void uploadThumbnail(e.target.files?.[0])} />
-            {item.thumbnail_url ? <Button type="button" label="Remove thumbnail" text severity="danger" onClick={removeThumbnail} disabled={busy !== null} /> : null}
-          </section>
-          <section className="edit-panel" aria-labelledby="embed-heading">
-            <h2 id="embed-heading">Embedding</h2>
-            <label className="edit-check">
-              <input type="checkbox" checked={item.is_watermark_enabled} disabled={busy !== null || (item.is_watermark_enabled && !canRemoveWatermark)} onChange={(e) => void setWatermark(e.target.checked)} />
-              Show the Scanroom watermark in embeds
-            </label>
-            {!canRemoveWatermark ? <p className="item-panel-note">Removing the watermark is part of the Growth and Pro plans. <Link to="/pricing">See plans</Link></p> : null}
-          </section>
+            <section className="edit-panel" aria-labelledby="embed-heading">
+              <h2 id="embed-heading">Embedding</h2>
+              <label className="edit-check">
+                <input type="checkbox" checked={item.is_watermark_enabled} disabled={busy !== null || (item.is_watermark_enabled && !canRemoveWatermark)} onChange={(e) => void setWatermark(e.target.checked)} />
+                Show the Scanroom watermark in embeds
+              </label>
+              {!canRemoveWatermark ? <p className="item-panel-note">Removing the watermark is part of the Growth and Pro plans. <Link to="/pricing">See plans</Link></p> : null}
+            </section>
+          </div>
         </div>
-      </div>
       )}
     </div>
   );
