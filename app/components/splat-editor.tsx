@@ -60,10 +60,6 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     if (!state || !v) return;
     const view = keepView && v.stage.model() ? getCameraView(v.stage) : null;
     const anySelected = state.selected.some((flag, i) => flag === 1 && state.history.deleted[i] === 0);
-    if (state.history.kept === 0) {
-      // Nothing left to draw: the viewer keeps the last frame; the count says 0.
-      return;
-    }
     try {
       await v.load({ bytes: encodeSplatCloud(state.cloud, state.history.deleted, anySelected ? { flags: state.selected, color: SELECTION_TINT } : undefined), fileName: "edit.ply" });
       if (view) setCameraView(v.stage, view);
@@ -114,9 +110,15 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
   }, [box, status]);
 
   const state = loaded.current;
+  const selectedCount = state ? state.selected.reduce((sum, flag, i) => sum + (flag && !state.history.deleted[i] ? 1 : 0), 0) : 0;
 
   const applyDelete = (indices: number[], what: string) => {
     if (!state) return;
+    if (indices.length >= state.history.kept) {
+      // A splat with no splats is no model: the last ones stay (delete the item to remove it all).
+      toast({ severity: "warn", summary: "Nothing deleted", detail: "That would delete every splat; keep at least one." });
+      return;
+    }
     if (!state.history.delete(indices)) {
       toast({ severity: "info", summary: "Nothing deleted", detail: what });
       return;
@@ -153,7 +155,8 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
       } else if ((event.ctrlKey || event.metaKey) && key === "y") {
         event.preventDefault();
         redo();
-      } else if (key === "delete" || key === "backspace") {
+      } else if ((key === "delete" || key === "backspace") && selectedCount > 0) {
+        event.preventDefault();
         deleteSelected();
       }
     };
@@ -161,7 +164,6 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     return () => window.removeEventListener("keydown", onKey);
   });
 
-  const selectedCount = state ? state.selected.reduce((sum, flag, i) => sum + (flag && !state.history.deleted[i] ? 1 : 0), 0) : 0;
 
   // Brush and lasso: centres are projected once per stroke, with the camera as it is when it starts.
   const localPoint = (event: ReactPointerEvent) => {
@@ -203,7 +205,6 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
 
   const save = async () => {
     if (!state) return;
-    if (state.history.kept === 0) return toast({ severity: "warn", summary: "Not saved", detail: "Keep at least one splat." });
     setBusy("save");
     try {
       const version = await session.saveVersion(encodeSplatCloud(state.cloud, state.history.deleted));

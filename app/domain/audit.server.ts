@@ -4,7 +4,9 @@ import { db, Prisma, type AuditLog } from "~/db.server";
  * The admin audit log: who did what, when, with the record's state before and after. Every admin
  * action writes exactly one entry in the same transaction as the change itself, so there is never a
  * change without its entry, nor an entry for a change that was refused or rolled back. What leaves the
- * service is recorded here too: each download link issued (downloads.server.ts, `item.download_link`).
+ * service is recorded here too: each download link issued (downloads.server.ts, `item.download_link`),
+ * and so is each change of a model's file by its editor (item-versions.server.ts, `item.version_saved`
+ * and `item.version_restored`).
  */
 type Tx = Prisma.TransactionClient;
 

@@ -6,6 +6,7 @@ import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { itemVersionKey } from "~/storage/keys";
 import { validateSplatPly } from "~/worker/splat-ply";
+import { audited } from "./audit.server";
 import { AppError, invalidFile, notFound } from "./errors";
 import { needsDeliveryCopy } from "./splat-delivery.server";
 import { readAll, splatAsPly } from "./splat-convert.server";
@@ -109,7 +110,7 @@ export async function startItemVersion(item: Item): Promise<{ version_id: string
  * the declared splats, no NaN) and makes it the item's current file. A file that fails is deleted
  * with its pending version; the item and its versions stay as they were.
  */
-export async function commitItemVersion(item: Item, versionId: string): Promise<{ version: ItemVersionDto }> {
+export async function commitItemVersion(item: Item, versionId: string, actorId: string): Promise<{ version: ItemVersionDto }> {
   assertEditable(item);
   const pending = await db().itemVersion.findFirst({ where: { id: versionId, itemId: item.id } });
   if (!pending) throw notFound("Version");
@@ -134,26 +135,41 @@ export async function commitItemVersion(item: Item, versionId: string): Promise<
       data: { number: (last._max.number ?? 1) + 1, fileSize: BigInt(stat.size), splatCount, committedAt: new Date() },
     });
   });
-  const current = await makeCurrent(item, committed);
+  const current = await makeCurrent(item, committed, { actorId, action: "item.version_saved" });
   return { version: present(committed, current) };
 }
 
 /** Makes an earlier version the item's file again (one click in the editor's versions list). */
-export async function restoreItemVersion(item: Item, versionId: string): Promise<{ version: ItemVersionDto }> {
+export async function restoreItemVersion(item: Item, versionId: string, actorId: string): Promise<{ version: ItemVersionDto }> {
   assertEditable(item);
   await ensureOriginalVersion(item);
   const version = await db().itemVersion.findFirst({ where: { id: versionId, itemId: item.id, committedAt: { not: null } } });
   if (!version) throw notFound("Version");
-  const current = await makeCurrent(item, version);
+  const current = await makeCurrent(item, version, { actorId, action: "item.version_restored" });
   return { version: present(version, current) };
 }
 
-/** Points the item at a version's file and queues the viewers' delivery copy of it. */
-async function makeCurrent(item: Item, version: ItemVersion): Promise<Item> {
+/**
+ * Points the item at a version's file (with its audit entry, in one transaction: the model's file
+ * changed) and queues the viewers' delivery copy of it.
+ */
+async function makeCurrent(item: Item, version: ItemVersion, audit: { actorId: string; action: "item.version_saved" | "item.version_restored" }): Promise<Item> {
   if (item.fileKey === version.fileKey) return item;
-  const updated = await db().item.update({
-    where: { id: item.id },
-    data: { fileKey: version.fileKey, fileFormat: version.fileFormat, fileSize: version.fileSize },
+  const updated = await audited(audit.actorId, async (tx) => {
+    const result = await tx.item.update({
+      where: { id: item.id },
+      data: { fileKey: version.fileKey, fileFormat: version.fileFormat, fileSize: version.fileSize },
+    });
+    return {
+      result,
+      audit: {
+        action: audit.action,
+        targetType: "item" as const,
+        targetId: item.id,
+        before: { file_key: item.fileKey, file_format: item.fileFormat, file_size: item.fileSize },
+        after: { version_id: version.id, version_number: version.number, file_key: version.fileKey, file_format: version.fileFormat, file_size: version.fileSize },
+      },
+    };
   });
   if (needsDeliveryCopy(version.fileFormat)) {
     // Until the copy exists viewers get the version's own file (deliveredObject compares the source key).

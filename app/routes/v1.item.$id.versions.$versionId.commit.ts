@@ -9,7 +9,10 @@ const route = apiRoute({
   POST: endpoint({
     auth: "none",
     params: versionParamsSchema,
-    handler: async ({ params, request }) => commitItemVersion((await requireEditorAccess(request, params.id)).item, params.versionId),
+    handler: async ({ params, request }) => {
+      const { user, item } = await requireEditorAccess(request, params.id);
+      return commitItemVersion(item, params.versionId, user.id);
+    },
   }),
 });
 

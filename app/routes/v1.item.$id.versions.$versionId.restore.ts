@@ -9,7 +9,10 @@ const route = apiRoute({
   POST: endpoint({
     auth: "none",
     params: versionParamsSchema,
-    handler: async ({ params, request }) => restoreItemVersion((await requireEditorAccess(request, params.id)).item, params.versionId),
+    handler: async ({ params, request }) => {
+      const { user, item } = await requireEditorAccess(request, params.id);
+      return restoreItemVersion(item, params.versionId, user.id);
+    },
   }),
 });
 

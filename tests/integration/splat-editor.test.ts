@@ -195,6 +195,12 @@ describe("versions", () => {
     const back = await fetch(`${server.url}/v1/item/${aliceSplat}/splats`, withToken(token));
     expect(Buffer.from(await back.arrayBuffer()).equals(guitarPly)).toBe(true);
     expect(await storage().stat(saved.started.path)).not.toBeNull();
+    // Each change of the model's file is in the audit log, by the owner.
+    const audit = await db().auditLog.findMany({ where: { targetId: aliceSplat, action: { startsWith: "item.version_" } }, orderBy: { createdAt: "asc" } });
+    expect(audit.map((entry) => [entry.action, entry.actorId, (entry.after as { version_number: number }).version_number])).toEqual([
+      ["item.version_saved", aliceId, 2],
+      ["item.version_restored", aliceId, 1],
+    ]);
 
     // Another user's token cannot restore or commit here; an unknown version is a 404.
     const bobsToken = await editorToken(bob, bobSplat);
