@@ -105,6 +105,8 @@ test("the owner crops a splat, saves a version and restores the original", async
   await page.getByRole("button", { name: "Restore version 1" }).click();
   await waitForSplats(page, count(SPLATS));
   await expect(versions).toHaveText([/Version 2 · Edited.*Restore/, /Version 1 · Original.*Current/]);
+  await versions.last().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath("splat-editor-versions.png") });
 
   // Another user's item: their editor token is not accepted here, and ours is refused there.
   const other = await createCreator("Other Otto");
