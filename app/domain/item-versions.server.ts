@@ -128,15 +128,21 @@ export async function commitItemVersion(item: Item, versionId: string, actorId: 
     await db().itemVersion.delete({ where: { id: pending.id } });
     throw invalidFile(`The saved file is not a gaussian splat .ply: ${(error as Error).message}.`);
   }
-  const committed = await db().$transaction(async (tx) => {
-    const last = await tx.itemVersion.aggregate({ where: { itemId: item.id }, _max: { number: true } });
-    return tx.itemVersion.update({
-      where: { id: pending.id },
-      data: { number: (last._max.number ?? 1) + 1, fileSize: BigInt(stat.size), splatCount, committedAt: new Date() },
-    });
-  });
+  const committed = await numberVersion(item.id, pending.id, { fileSize: BigInt(stat.size), splatCount, committedAt: new Date() });
   const current = await makeCurrent(item, committed, { actorId, action: "item.version_saved" });
   return { version: present(committed, current) };
+}
+
+/** Gives a committed version the next number; two saves at once both get one (the loser of the unique index tries again). */
+async function numberVersion(itemId: string, versionId: string, data: { fileSize: bigint; splatCount: number; committedAt: Date }): Promise<ItemVersion> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const last = await db().itemVersion.aggregate({ where: { itemId }, _max: { number: true } });
+      return await db().itemVersion.update({ where: { id: versionId }, data: { ...data, number: (last._max.number ?? 1) + 1 } });
+    } catch (error) {
+      if (attempt >= 5 || !(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+    }
+  }
 }
 
 /** Makes an earlier version the item's file again (one click in the editor's versions list). */

@@ -209,14 +209,15 @@ describe("versions", () => {
     expect((await api("POST", `/item/${aliceSplat}/versions/not-a-uuid/restore`, withToken(token))).status).toBe(400);
   });
 
-  it("deletes every version's file with the item", async () => {
+  it("numbers two saves made at once apart, and deletes every version's file with the item", async () => {
     const token = await editorToken(alice, aliceOther);
-    const saved = await saveVersion(token, aliceOther, firstSplats(guitarPly, 500));
-    expect(saved.commit.status).toBe(200);
+    const saves = await Promise.all([saveVersion(token, aliceOther, firstSplats(guitarPly, 500)), saveVersion(token, aliceOther, firstSplats(guitarPly, 600))]);
+    expect(saves.map((saved) => saved.commit.status)).toEqual([200, 200]);
+    expect(saves.map((saved) => saved.commit.json.data.version.number).sort()).toEqual([2, 3]);
     const { storage } = await import("~/storage/index.server");
     const { db } = await import("~/db.server");
     const keys = (await db().itemVersion.findMany({ where: { itemId: aliceOther } })).map((v) => v.fileKey);
-    expect(keys).toHaveLength(2);
+    expect(keys).toHaveLength(3);
     expect((await api("DELETE", `/item/${aliceOther}`, { token: alice.idToken })).status).toBe(200);
     for (const key of keys) expect(await storage().stat(key)).toBeNull();
     expect(await db().itemVersion.count({ where: { itemId: aliceOther } })).toBe(0);
