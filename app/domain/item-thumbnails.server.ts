@@ -8,12 +8,18 @@
  * what it had (the type tile, or the scan's photo), with a logged reason; the item never fails for it.
  */
 import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { db } from "~/db.server";
 import { logger } from "~/lib/logger.server";
 import { isModelFormat, type ModelFormat } from "~/lib/model-format";
 import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
-import { renderModelThumbnail } from "~/thumbnails/render-thumbnail.server";
+import type { CameraView } from "~/viewer/camera-view";
+import { runTool, ToolError } from "~/worker/run-tool.server";
 import { migrateViewerSettings } from "./viewer-settings";
 
 const AUTOMATIC_PREFIXES = ["auto-", "scan-"];
@@ -55,18 +61,23 @@ export async function createItemThumbnail({ itemId, sourceKey }: { itemId: strin
   if (item.thumbnailKey === key) return { status: "skipped", reason: "the thumbnail exists" };
 
   const store = storage();
-  const chunks: Buffer[] = [];
-  for await (const chunk of await store.createReadStream(sourceKey)) chunks.push(chunk as Buffer);
   const settings = migrateViewerSettings(item.settings, item.settingsVersion);
-  let thumbnail;
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "scanroom-thumbnail-"));
+  let image: Buffer;
   try {
-    thumbnail = await renderModelThumbnail(new Uint8Array(Buffer.concat(chunks)), source.format, { camera: settings.camera, background: settings.background });
-  } catch (error) {
-    const reason = (error as Error).message;
-    logger.warn("no thumbnail rendered for this model", { itemId, format: source.format, reason });
-    return { status: "failed", reason };
+    const input = path.join(workDir, `model.${source.format}`);
+    await pipeline(await store.createReadStream(sourceKey), createWriteStream(input));
+    const rendered = await renderInChildProcess(input, source.format, path.join(workDir, "thumbnail.webp"), { camera: settings.camera, background: settings.background });
+    if ("failed" in rendered) {
+      logger.warn("no thumbnail rendered for this model", { itemId, format: source.format, reason: rendered.failed });
+      return { status: "failed", reason: rendered.failed };
+    }
+    image = rendered.image;
+    logger.info("thumbnail rendered", { itemId, format: source.format, ...rendered.timings });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
   }
-  await store.write(key, thumbnail.image, { contentType: "image/webp" });
+  await store.write(key, image, { contentType: "image/webp" });
   // Compare-and-set on the thumbnail: an owner's choice in the meantime wins.
   const { count } = await db().item.updateMany({ where: { id: itemId, thumbnailKey: item.thumbnailKey }, data: { thumbnailKey: key } });
   if (count === 0) {
@@ -74,6 +85,37 @@ export async function createItemThumbnail({ itemId, sourceKey }: { itemId: strin
     return { status: "skipped", reason: "the thumbnail changed meanwhile" };
   }
   if (item.thumbnailKey) await store.delete(item.thumbnailKey).catch(() => undefined);
-  logger.info("thumbnail rendered", { itemId, format: source.format, ...thumbnail.ms });
   return { status: "created", key };
+}
+
+/** Longest a render may take (decode included); a 1M-splat .ply takes seconds on one core. */
+const RENDER_TIMEOUT_MS = 120_000;
+
+/**
+ * Runs app/thumbnails/render-cli.ts in its own process (tsx, from the project root like the scan worker's
+ * tools), so the render never blocks this process. A model it cannot draw, a crash or a timeout is a
+ * failure with its reason; a missing tool too (logged by the caller, never thrown).
+ */
+async function renderInChildProcess(
+  input: string,
+  format: ModelFormat,
+  output: string,
+  options: { camera: CameraView | null; background: string | null },
+): Promise<{ image: Buffer; timings: Record<string, unknown> } | { failed: string }> {
+  try {
+    const { output: printed } = await runTool({
+      command: process.execPath,
+      args: ["--import", "tsx", path.join(process.cwd(), "app/thumbnails/render-cli.ts"), input, format, output, JSON.stringify(options)],
+      timeoutMs: RENDER_TIMEOUT_MS,
+      killGraceMs: 2_000,
+    });
+    const timings = JSON.parse(printed.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;
+    return { image: await readFile(output), timings };
+  } catch (error) {
+    if (error instanceof ToolError) {
+      const detail = error.output.trim().split("\n").filter(Boolean).slice(-2).join(" ").slice(0, 400);
+      return { failed: `the thumbnail renderer ${error.reason === "timeout" ? "timed out" : "failed"}${detail ? `: ${detail}` : ""}` };
+    }
+    return { failed: (error as Error).message };
+  }
 }
