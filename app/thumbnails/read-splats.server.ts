@@ -3,7 +3,7 @@
  * `@playcanvas/splat-transform`'s readers, in process, into a SplatCloud in the viewer's world frame:
  * the upright half turn about X (app/viewer/splat-bounds.ts) applied to centres and rotations.
  */
-import { convertToSpace, getInputFormat, MemoryReadFileSystem, readFile, Transform, type DataTable } from "@playcanvas/splat-transform";
+import type { DataTable } from "@playcanvas/splat-transform";
 import type { ModelFormat } from "~/lib/model-format";
 import { SplatCenterSample } from "~/viewer/splat-bounds";
 import type { SplatCloud } from "./splat-cloud";
@@ -20,8 +20,6 @@ const FILE_NAMES: Partial<Record<ModelFormat, string>> = {
 
 /** SH degree-0 basis constant. */
 const SH_C0 = 0.28209479177387814;
-/** The frame splat-transform's PLY reader reports (its readers convert every format to it). */
-const PLY_SPACE = new Transform().fromEulers(0, 0, 180);
 /** The library's documented defaults; none matters for reading but `lodSelect` (all levels of an LCC file). */
 const READ_OPTIONS = { iterations: 10, lodSelect: [], unbundled: false, lodChunkCount: 512, lodChunkExtent: 16 };
 
@@ -35,13 +33,17 @@ export class SplatDecodeError extends Error {
 export async function readSplatCloud(bytes: Uint8Array, format: ModelFormat): Promise<SplatCloud> {
   const filename = FILE_NAMES[format];
   if (!filename) throw new SplatDecodeError(`.${format} is not a splat format`);
+  // Loaded on demand: the library (4 MB with the PlayCanvas engine) takes seconds to import, which GLBs need not pay.
+  const { convertToSpace, getInputFormat, MemoryReadFileSystem, readFile, Transform } = await import("@playcanvas/splat-transform");
+  // The frame splat-transform's PLY reader reports (its readers convert every format to it).
+  const plySpace = new Transform().fromEulers(0, 0, 180);
   const fileSystem = new MemoryReadFileSystem();
   fileSystem.set(filename, bytes);
   let table: DataTable;
   try {
     const tables = await readFile({ filename, inputFormat: getInputFormat(filename), options: READ_OPTIONS, params: [], fileSystem });
     if (!tables[0]) throw new Error("no splats in the file");
-    table = tables[0].transform.equals(PLY_SPACE) ? tables[0] : convertToSpace(tables[0], PLY_SPACE);
+    table = tables[0].transform.equals(plySpace) ? tables[0] : convertToSpace(tables[0], plySpace);
   } catch (error) {
     throw new SplatDecodeError(`the .${format} file could not be read: ${(error as Error).message}`);
   }
