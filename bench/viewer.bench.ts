@@ -25,7 +25,7 @@ import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { migrate, seed } from "../scripts/lib/services.mjs";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID, databaseUrl } from "../tests/setup/config";
-import { adminQuery, print } from "./bench-support";
+import { adminQuery, generatePly, print } from "./bench-support";
 import { SHARED_DATA } from "../tests/setup/shared-data";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -43,30 +43,6 @@ const work = mkdtempSync(path.join(os.tmpdir(), "scanroom-bench-viewer-"));
 const storageDir = path.join(work, "storage");
 
 /** A standard 3DGS .ply (SH degree 0) of `count` splats on a wavy torus, so it looks like something. */
-function generatePly(count: number): Buffer {
-  const properties = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "rot_0", "rot_1", "rot_2", "rot_3", "scale_0", "scale_1", "scale_2"];
-  const header = `ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${properties.map((p) => `property float ${p}\n`).join("")}end_header\n`;
-  const body = new Float32Array(count * properties.length);
-  let seed = 42;
-  const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-  for (let i = 0; i < count; i++) {
-    const u = random() * Math.PI * 2;
-    const v = random() * Math.PI * 2;
-    const r = 0.35 + 0.05 * Math.sin(5 * u);
-    const o = i * properties.length;
-    body[o] = (1 + r * Math.cos(v)) * Math.cos(u);
-    body[o + 1] = r * Math.sin(v);
-    body[o + 2] = (1 + r * Math.cos(v)) * Math.sin(u);
-    body[o + 3] = Math.cos(u) * 1.5; // colour (SH DC): varies around the ring
-    body[o + 4] = Math.sin(v) * 1.5;
-    body[o + 5] = Math.sin(u) * 1.5;
-    body[o + 6] = 3; // opacity logit ≈ 0.95
-    body[o + 7] = 1; // identity rotation (w, x, y, z)
-    body[o + 11] = body[o + 12] = body[o + 13] = Math.log(0.006 + random() * 0.004);
-  }
-  return Buffer.concat([Buffer.from(header, "ascii"), Buffer.from(body.buffer)]);
-}
-
 function convert(input: string, output: string) {
   const cli = path.join(root, "node_modules/@playcanvas/splat-transform/bin/cli.mjs");
   const result = spawnSync(process.execPath, [cli, "--quiet", "--no-tty", "--gpu", "cpu", "--overwrite", input, output], { encoding: "utf8" });

@@ -18,6 +18,7 @@ import {
 } from "~/lib/upload-rules";
 import type { Item } from "~/db.server";
 import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
+import { enqueueItemThumbnail } from "~/jobs/thumbnail-jobs.server";
 import { logger } from "~/lib/logger.server";
 import { AppError, invalidFile, invalidInput } from "./errors";
 import { getOwnedItem } from "./items.server";
@@ -226,6 +227,7 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
       logger.warn("could not queue the delivery copy", { itemId: item.id, error }),
     );
   }
+  await enqueueItemThumbnail(ready);
   return ready;
 }
 

@@ -20,6 +20,11 @@ export const DELIVERY_QUEUE = "splat-delivery";
 export const deliveryJobPayloadSchema = z.object({ itemId: z.string().uuid(), sourceKey: z.string().min(1).max(512) }).strict();
 export type DeliveryJobPayload = z.infer<typeof deliveryJobPayloadSchema>;
 
+/** Rendering a model's automatic thumbnail (app/domain/item-thumbnails.server.ts, app/jobs/thumbnail-jobs.server.ts). */
+export const THUMBNAIL_QUEUE = "model-thumbnail";
+export const thumbnailJobPayloadSchema = z.object({ itemId: z.string().uuid(), sourceKey: z.string().min(1).max(512) }).strict();
+export type ThumbnailJobPayload = z.infer<typeof thumbnailJobPayloadSchema>;
+
 /** Rewriting a product's `$app` model metafield after a linked model changed (app/jobs/storefront-sync-jobs.server.ts). */
 export const STOREFRONT_SYNC_QUEUE = "storefront-sync";
 
@@ -30,6 +35,7 @@ async function startQueue(connectionString: string): Promise<PgBoss> {
     // Idempotent (ON CONFLICT DO NOTHING); a scan is retried twice after a crash of its worker.
     await boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 });
     await boss.createQueue(STOREFRONT_SYNC_QUEUE, { name: STOREFRONT_SYNC_QUEUE, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 });
+    await boss.createQueue(THUMBNAIL_QUEUE, { name: THUMBNAIL_QUEUE, retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 10 * 60 });
     await boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 });
   });
 }

@@ -15,6 +15,10 @@ export const MODEL_FORMATS = [
 ] as const;
 export type ModelFormat = (typeof MODEL_FORMATS)[number];
 
+export function isModelFormat(format: string | null | undefined): format is ModelFormat {
+  return !!format && (MODEL_FORMATS as readonly string[]).includes(format);
+}
+
 /**
  * The model types a client may declare on an item: SPEC §3's glb, ply and ksplat, and the splat
  * containers SuperSplat users bring (.spz, .splat, .sog; docs/decisions/026-more-splat-formats.md).

@@ -2,7 +2,8 @@
  * Pure camera-fitting maths: how far a perspective camera must stand to see a sphere,
  * and which clipping planes keep the model (and its floaters) in view without losing depth precision.
  */
-import type { Vec3 } from "./bounds";
+import { boundsCenter, boundsRadius, type Bounds, type Vec3 } from "./bounds";
+import type { CameraView } from "./camera-view";
 
 export interface CameraFit {
   /** Camera position. */
@@ -16,6 +17,9 @@ export interface CameraFit {
 }
 
 const DEG = Math.PI / 180;
+
+/** The viewer camera's vertical field of view (degrees) unless a saved view brings its own. */
+export const VIEWER_FOV = 45;
 
 /** Distance at which a sphere of `radius` fills the smaller of the vertical and horizontal field of view. */
 export function fitDistance(radius: number, verticalFovDeg: number, aspect: number, margin = 1.15): number {
@@ -69,4 +73,37 @@ const SPLAT_VIEW: Vec3 = [1, 0.3, 1];
 /** Default direction from the model's centre towards the camera; scenes with splats are seen like splats. */
 export function viewDirectionFor(kind: "mesh" | "splat" | "mixed"): Vec3 {
   return [...(kind === "mesh" ? MESH_VIEW : SPLAT_VIEW)] as Vec3;
+}
+
+export interface OpeningCamera {
+  position: Vec3;
+  target: Vec3;
+  /** Vertical field of view, degrees. */
+  fov: number;
+  near: number;
+  far: number;
+}
+
+/**
+ * The camera a model opens with, as the viewer sets it up (create-viewer.ts frameModel: frameCamera,
+ * then applyCameraView): the fit for its bounds from its kind's default direction, or the saved
+ * opening view (its own field of view) with the distance to the target kept inside the fit's zoom
+ * limits, as OrbitControls.update() keeps it. For places without a live viewer (server thumbnails).
+ */
+export function openingCamera(input: {
+  bounds: Bounds;
+  kind: "mesh" | "splat" | "mixed";
+  aspect: number;
+  saved?: CameraView | null;
+}): OpeningCamera {
+  const fit = fitCamera(boundsCenter(input.bounds), boundsRadius(input.bounds), VIEWER_FOV, input.aspect, viewDirectionFor(input.kind));
+  const { near, far } = fit;
+  if (!input.saved) return { position: fit.position, target: fit.target, fov: VIEWER_FOV, near, far };
+  const target = [...input.saved.target] as Vec3;
+  const offset = input.saved.position.map((v, i) => v - target[i]) as Vec3;
+  const distance = Math.hypot(...offset);
+  const clamped = Math.min(fit.maxDistance, Math.max(fit.minDistance, distance));
+  const scale = distance > 0 ? clamped / distance : 1;
+  const position = offset.map((v, i) => target[i] + v * scale) as Vec3;
+  return { position, target, fov: input.saved.fov ?? VIEWER_FOV, near, far };
 }

@@ -36,7 +36,8 @@ import { allPartsFailedError, EMPTY_SCENE, looksLikeMeshFile, validateScenePart 
 import { receiveDownload, type PreviewBytes } from "./streamed-load";
 import { Emitter } from "./emitter";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
-import { viewDirectionFor } from "./camera-fit";
+import { DEFAULT_BACKGROUND } from "./background";
+import { VIEWER_FOV, viewDirectionFor } from "./camera-fit";
 import { applyCameraView, getCameraView } from "./camera-view";
 import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
@@ -57,7 +58,7 @@ import type {
   ViewerStats,
 } from "./types";
 
-export const DEFAULT_BACKGROUND = "#1e1f22";
+export { DEFAULT_BACKGROUND };
 export { DEFAULT_DECODER_PATH };
 const DEFAULT_SPLAT_TIMEOUT_MS = 60_000;
 /** Bytes handed to format detection (enough for a .ksplat header and any PLY header). */
@@ -100,7 +101,7 @@ export function createViewer(options: ViewerOptions): Viewer {
 
   const scene = new Scene();
   scene.background = new Color(background);
-  const camera = new PerspectiveCamera(45, 1, 0.01, 1000);
+  const camera = new PerspectiveCamera(VIEWER_FOV, 1, 0.01, 1000);
   camera.position.set(0, 0, 3);
   scene.add(camera);
   const controls = new OrbitControls(camera, canvas);

@@ -4,10 +4,10 @@
  */
 import type { Object3D, WebGLRenderer } from "three";
 import type { ModelFormat } from "../lib/model-format";
-import { percentileBounds, sampleStride } from "./bounds";
 import { EMPTY_OR_CORRUPTED, toError } from "./errors";
 import type { LoadedModel } from "./loaded-model";
 import { markSplatObject } from "./object-flags";
+import { SPLAT_UPRIGHT_QUATERNION, SplatCenterSample } from "./splat-bounds";
 import { unsupportedSplatReason } from "./splat-support";
 import { withTimeout } from "./with-timeout";
 
@@ -76,39 +76,22 @@ export async function whenSparkIdle(spark: SparkHandle, maxMs = 2_000): Promise<
   }
 }
 
-/** At most this many splat centres are read to compute the framing bounds. */
-const MAX_BOUNDS_SAMPLES = 200_000;
-/** Nearly transparent splats are usually floaters; they do not count for framing. */
-const MIN_BOUNDS_OPACITY = 0.1;
-
-/**
- * Splat centres in world space, i.e. after the upright flip, which maps (x, y, z) to (x, -y, -z).
- * 3DGS training outputs (.ply and everything converted from it: .ksplat, .spz, .splat, .sog) use
- * OpenCV-style camera axes with +Y down, so every splat format gets the same half turn about X.
- */
-function sampleCenters(mesh: SplatMesh): Float32Array {
+/** Samples the decoded splats' centres for the framing bounds (splat-bounds.ts has the rule). */
+function sampleCenters(mesh: SplatMesh): SplatCenterSample {
   const count = mesh.packedSplats?.numSplats ?? mesh.numSplats ?? 0;
-  const stride = sampleStride(count, MAX_BOUNDS_SAMPLES);
-  const points = new Float32Array(Math.ceil(count / stride) * 3);
-  let n = 0;
-  const push = (x: number, y: number, z: number, opacity: number) => {
-    if (opacity < MIN_BOUNDS_OPACITY) return;
-    points[n++] = x;
-    points[n++] = -y;
-    points[n++] = -z;
-  };
+  const sample = new SplatCenterSample(count);
   const packed = mesh.packedSplats;
   if (packed) {
-    for (let i = 0; i < count; i += stride) {
+    for (let i = 0; i < count; i += sample.stride) {
       const { center, opacity } = packed.getSplat(i);
-      push(center.x, center.y, center.z, opacity);
+      sample.add(center.x, center.y, center.z, opacity);
     }
   } else {
     mesh.forEachSplat((index, center, _scales, _quaternion, opacity) => {
-      if (index % stride === 0) push(center.x, center.y, center.z, opacity);
+      if (index % sample.stride === 0) sample.add(center.x, center.y, center.z, opacity);
     });
   }
-  return points.subarray(0, n);
+  return sample;
 }
 
 /** No splat container we read stores a splat in fewer bytes (.sog ≈ 12.5, .spz ≈ 15). */
@@ -163,12 +146,12 @@ export async function loadSplat({ bytes, format, fileName, timeoutMs, splatBudge
     throw new Error(detail ? `${EMPTY_OR_CORRUPTED} (${detail})` : EMPTY_OR_CORRUPTED);
   }
   const splatCount = mesh.packedSplats?.numSplats ?? mesh.numSplats ?? 0;
-  const bounds = splatCount > 0 ? percentileBounds(sampleCenters(mesh), 0.02, 0.98) : null;
+  const bounds = splatCount > 0 ? sampleCenters(mesh).bounds() : null;
   if (!bounds) {
     mesh.dispose();
     throw new Error(EMPTY_OR_CORRUPTED);
   }
-  mesh.quaternion.set(1, 0, 0, 0); // the upright flip described at sampleCenters()
+  mesh.quaternion.set(...SPLAT_UPRIGHT_QUATERNION); // the upright flip (splat-bounds.ts)
   markSplatObject(mesh); // picking: its hits have no face
   return { kind: "splat", object: mesh, bounds, splatCount, dispose: () => mesh.dispose() };
 }

@@ -1,7 +1,9 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { db, type Prisma } from "~/db.server";
 import { consumeCredits, releaseCredits, settleReservation, withCreditLedger, type Tx } from "~/domain/credits.server";
+import { isAutomaticThumbnailKey } from "~/domain/item-thumbnails.server";
 import { notify } from "~/domain/notifications.server";
+import { enqueueItemThumbnail } from "~/jobs/thumbnail-jobs.server";
 import { migrateViewerSettings, storedViewerSettings } from "~/domain/viewer-settings";
 import { storage } from "~/storage/index.server";
 import { deliveryCopyKey } from "~/storage/keys";
@@ -177,11 +179,13 @@ export async function publishScan(input: {
         meshLiteSize: liteSize !== null ? BigInt(liteSize) : null,
         ...(openingSettings ? { settings: openingSettings.settings as Prisma.InputJsonValue, settingsVersion: openingSettings.settingsVersion } : {}),
         isPreview: !splat.trained,
-        // An owner's own thumbnail is kept.
-        ...(item.thumbnailKey ? {} : { thumbnailKey: thumbnail }),
+        // An owner's own thumbnail is kept; an automatic one is replaced (item-thumbnails.server.ts).
+        ...(item.thumbnailKey && !isAutomaticThumbnailKey(item.thumbnailKey) ? {} : { thumbnailKey: thumbnail }),
       },
     });
   });
+  // The capture photo stays the thumbnail until the rendered one replaces it (and if rendering fails).
+  await enqueueItemThumbnail(await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { id: true, modelType: true, fileKey: true, fileFormat: true, meshKey: true } }));
   await notify({
     userId: job.userId,
     kind: "scan_finished",

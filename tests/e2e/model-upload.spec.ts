@@ -1,10 +1,31 @@
 import path from "node:path";
+import type { Page } from "@playwright/test";
 import { expect, registerAndSignIn, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { SHARED_DATA } from "../setup/shared-data";
 import { splatSamples } from "../setup/splat-samples";
 
 const DATA = SHARED_DATA;
 const VIEWER_BACKGROUND: [number, number, number] = [0x1e, 0x1f, 0x22];
+
+/**
+ * Waits, reloading the dashboard as a returning owner would, until every card shows its thumbnail image
+ * — rendered from the model on the server, the owner doing nothing — and returns the images' natural sizes.
+ */
+async function waitForCardThumbnails(page: Page, count: number): Promise<Array<[number, number]>> {
+  const images = page.getByTestId("item-card").locator("img");
+  await expect(async () => {
+    await page.reload();
+    await expect(images).toHaveCount(count, { timeout: 2_000 });
+  }).toPass({ timeout: 90_000, intervals: [2_000] });
+  return images.evaluateAll((list) =>
+    Promise.all(
+      (list as HTMLImageElement[]).map(async (img) => {
+        await img.decode();
+        return [img.naturalWidth, img.naturalHeight] as [number, number];
+      }),
+    ),
+  );
+}
 
 const MODELS = [
   { file: path.join(DATA, "models/cat.glb"), name: "cat" },
@@ -38,6 +59,7 @@ test("a creator registers, uploads a .glb, a .ply and a .ksplat, sees each rende
   const cards = page.getByTestId("item-card");
   await expect(cards).toHaveCount(3);
   await expect(page.getByTestId("my-items").getByRole("heading", { name: "cat" })).toBeVisible();
+  expect(await waitForCardThumbnails(page, 3)).toEqual([[640, 480], [640, 480], [640, 480]]);
 
   const first = page.locator(`[data-item-id="${itemIds[0]}"]`);
   await first.getByRole("button", { name: "Delete" }).click();
@@ -63,7 +85,7 @@ test("an upload the server refuses deletes the created item and shows the SPEC e
   await expect(page.getByText("You have no models yet.")).toBeVisible();
 });
 
-test("the dialog takes the splat formats SuperSplat users bring: .spz, .splat and .sog, each shown and listed by its type", async ({ page, consoleErrors }) => {
+test("the dialog takes the splat formats SuperSplat users bring: .spz, .splat and .sog, each shown and given a thumbnail of its splats", async ({ page, consoleErrors }) => {
   test.setTimeout(240_000);
   const samples = splatSamples();
   await registerAndSignIn(page);
@@ -79,6 +101,6 @@ test("the dialog takes the splat formats SuperSplat users bring: .spz, .splat an
   await page.goto("/dashboard");
   const cards = page.getByTestId("item-card");
   await expect(cards).toHaveCount(3);
-  await expect(cards.locator("small")).toHaveText(["SOG", "SPLAT", "SPZ"], { useInnerText: true });
+  expect(await waitForCardThumbnails(page, 3)).toEqual([[640, 480], [640, 480], [640, 480]]);
   expect(consoleErrors).toEqual([]);
 });

@@ -246,8 +246,22 @@ describe("an image-set scan", () => {
       expect(Array.from(sog.subarray(0, 4))).toEqual([0x50, 0x4b, 0x03, 0x04]);
       expect(sog.length).toBe(metrics.delivery.bytes);
       expect(sog.length).toBeLessThan(ply.length);
-      const thumbnail = await fetch(`${server.url}${item.json.data.thumbnail_url}`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
-      expect(thumbnail.headers.get("content-type")).toMatch(/image\/jpeg/);
+      // The capture photo is the thumbnail at first; the thumbnail job then replaces it with a render of
+      // the published splat from the opening view (its key named auto-…, a 640×480 WebP).
+      const rendered = await waitFor(
+        "the thumbnail rendered from the published model",
+        async () => {
+          const url = (await api("GET", `/item/${itemId}`, { token: owner.idToken })).json.data.thumbnail_url as string;
+          return /[?&]v=auto-/.test(url) ? url : null;
+        },
+        120_000,
+        1_000,
+      );
+      const thumbnail = await fetch(`${server.url}${rendered}`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
+      expect(thumbnail.headers.get("content-type")).toBe("image/webp");
+      const { default: sharp } = await import("sharp");
+      const thumbnailMeta = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
+      expect([thumbnailMeta.width, thumbnailMeta.height]).toEqual([640, 480]);
 
       // The textured mesh: a valid GLB with a baked texture, within the web budget.
       expect(item.json.data.mesh_url).toBe(`/v1/item/${itemId}/file?variant=mesh`);

@@ -1,0 +1,44 @@
+import type PgBoss from "pg-boss";
+import { createItemThumbnail, thumbnailSource } from "~/domain/item-thumbnails.server";
+import { logger } from "~/lib/logger.server";
+import { queue, THUMBNAIL_QUEUE, thumbnailJobPayloadSchema } from "./queue.server";
+
+/**
+ * Automatic-thumbnail jobs (docs/decisions/028-automatic-thumbnails.md), run like the delivery-copy jobs:
+ * the process that enqueues one (the web process after an upload, a scan worker after publishing) starts
+ * consuming the queue on first use, so a lone `npm start` and the scan workers both work it. A job is
+ * idempotent; a failure to render leaves the item as it was.
+ */
+const consuming = new WeakSet<PgBoss>();
+
+export async function startThumbnailWorker(boss?: PgBoss): Promise<void> {
+  const target = boss ?? (await queue());
+  if (consuming.has(target)) return;
+  consuming.add(target);
+  try {
+    await target.work<unknown>(THUMBNAIL_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+      const payload = thumbnailJobPayloadSchema.parse(job.data);
+      const outcome = await createItemThumbnail(payload);
+      if (outcome.status !== "created") logger.info("thumbnail job done without a thumbnail", { itemId: payload.itemId, ...outcome });
+    });
+  } catch (error) {
+    consuming.delete(target);
+    throw error;
+  }
+}
+
+/**
+ * Queues the thumbnail of the file an item shows and makes sure this process works the queue. Never
+ * throws: a queue hiccup leaves the item without an automatic thumbnail, logged.
+ */
+export async function enqueueItemThumbnail(item: { id: string; modelType: string; fileKey: string | null; fileFormat: string | null; meshKey: string | null }): Promise<void> {
+  const source = thumbnailSource(item);
+  if (!source) return;
+  try {
+    const boss = await queue();
+    await boss.send(THUMBNAIL_QUEUE, thumbnailJobPayloadSchema.parse({ itemId: item.id, sourceKey: source.key }));
+    await startThumbnailWorker(boss);
+  } catch (error) {
+    logger.warn("could not queue the thumbnail", { itemId: item.id, error });
+  }
+}
