@@ -41,6 +41,8 @@ export function ItemViewer({
     original_url?: string | null;
     /** A scan's textured mesh (GLB), shown instead of the splat when `show` is "mesh". */
     mesh_url?: string | null;
+    /** Its light level (≤ 50k triangles), which "View in your space" places. */
+    mesh_lite_url?: string | null;
     /** Public and unlisted models download without waiting for the sign-in state (no token needed). */
     visibility?: string;
     settings?: Pick<ViewerSettings, "camera" | "background" | "autorotate">;
@@ -104,6 +106,7 @@ export function ItemViewer({
       onReady={onReady}
       onError={onError}
       source={source}
+      arModel={item.mesh_lite_url && !sceneParts ? { url: item.mesh_lite_url, token: needsToken ? token : null, xorKey } : null}
     />
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import type { CameraView, Viewer, ViewerReadyEvent } from "../viewer";
-import { startModelDownload } from "../viewer/download";
+import { downloadModel, startModelDownload } from "../viewer/download";
 import { applyPartTransform, normalizePartTransform } from "../viewer/part-transform";
 import { isSceneSource, partFailureNotice, sceneFilesKey, transformsKey, type PartFailure, type SceneSource } from "./scene-source";
 import { ViewerToolbar } from "./viewer-toolbar";
@@ -44,6 +44,11 @@ export interface ModelViewerProps {
    * returned function runs before that viewer is disposed.
    */
   onViewer?: (viewer: Viewer) => (() => void) | void;
+  /**
+   * A glTF model placed by "View in your space" while a splat is on show (a scan's light textured mesh),
+   * downloaded on the first use; read when the source starts loading.
+   */
+  arModel?: ModelSource | null;
 }
 
 type ViewState =
@@ -135,7 +140,7 @@ const styles = {
   },
 } satisfies Record<string, CSSProperties>;
 
-export function ModelViewer({ source, background, className, autorotate, initialCamera, onReady, onError, onViewer }: ModelViewerProps) {
+export function ModelViewer({ source, background, className, autorotate, initialCamera, onReady, onError, onViewer, arModel }: ModelViewerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<ViewState>(INITIAL_STATE);
@@ -146,11 +151,13 @@ export function ModelViewer({ source, background, className, autorotate, initial
   const onReadyRef = useRef(onReady);
   const onErrorRef = useRef(onError);
   const onViewerRef = useRef(onViewer);
+  const arModelRef = useRef(arModel);
   const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, initialCamera });
   useEffect(() => {
     onReadyRef.current = onReady;
     onErrorRef.current = onError;
     onViewerRef.current = onViewer;
+    arModelRef.current = arModel;
     optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, initialCamera };
     sourceRef.current = source;
   });
@@ -250,6 +257,8 @@ export function ModelViewer({ source, background, className, autorotate, initial
         initialCamera: camera ?? undefined,
         fullscreenElement: rootRef.current ?? host,
       });
+      const ar = arModelRef.current;
+      if (ar) viewer.setArModel(() => downloadModel({ url: ar.url, token: ar.token, xorKey: ar.xorKey, signal: abort.signal }));
       viewer.on("ready", (info) => onReadyRef.current?.(info));
       viewer.on("error", fail); // also reports failures after the model was shown, e.g. a lost WebGL context
       viewer.on("preview", () => {

@@ -785,18 +785,62 @@ export function createViewer(options: ViewerOptions): Viewer {
     focusAt(x, y);
   });
 
+  // A glTF model placed in AR instead of the model on show (a scan's light textured mesh beside its splat):
+  // downloaded and decoded on the first "View in your space", kept for the next, freed with the viewer.
+  let arModelSource: (() => Promise<ArrayBuffer>) | null = null;
+  let arModelLoad: Promise<LoadedModel> | null = null;
+
+  function setArModel(load: (() => Promise<ArrayBuffer>) | null): void {
+    arModelSource = load;
+    const previous = arModelLoad;
+    arModelLoad = null;
+    previous?.then((loaded) => loaded.dispose(), () => undefined);
+  }
+
+  /** What AR shows: the mesh on show, else the AR model (null when there is neither). */
+  async function arObject(): Promise<Object3D | null> {
+    if (model?.kind === "mesh") return model.object;
+    const source = arModelSource;
+    if (!source) return null;
+    if (!arModelLoad) {
+      const load = (async () => {
+        const bytes = await source();
+        if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
+        const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), "model.glb");
+        if (format !== "glb" && format !== "gltf") throw new Error("The model for viewing in your space is not a glTF file");
+        if (disposed || !renderer) throw new LoadCancelledError("The viewer was disposed during loading");
+        gltfLoader ??= createGltfLoader(renderer, decoderPath);
+        const loaded = await loadGltf(gltfLoader.loader, bytes, format);
+        if (disposed) {
+          loaded.dispose();
+          throw new LoadCancelledError("The viewer was disposed during loading");
+        }
+        return loaded;
+      })();
+      arModelLoad = load;
+      // A failed download may be retried by the next click.
+      load.catch(() => {
+        if (arModelLoad === load) arModelLoad = null;
+      });
+    }
+    return (await arModelLoad).object;
+  }
+
   async function arSupport(): Promise<ArSupport> {
-    if (model?.kind !== "mesh") return { webxr: false, quickLook: false };
+    if (model?.kind !== "mesh" && !(model && arModelSource)) return { webxr: false, quickLook: false };
     return detectArSupport();
   }
 
   async function viewInAr(): Promise<void> {
-    if (!model || model.kind !== "mesh" || !renderer || !loop) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
+    if (!model || !renderer || !loop || (model.kind !== "mesh" && !arModelSource)) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
     const support = await detectArSupport();
+    if (!support.webxr && !support.quickLook) throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
+    const object = await arObject();
+    if (!object || disposed || !renderer || !loop) return;
     if (support.webxr) {
       const release = loop.hold();
       try {
-        await runWebXrAr({ renderer, object: model.object });
+        await runWebXrAr({ renderer, object });
       } finally {
         release();
         resize();
@@ -804,7 +848,7 @@ export function createViewer(options: ViewerOptions): Viewer {
       return;
     }
     if (support.quickLook) {
-      openQuickLook(await exportUsdz(model.object));
+      openQuickLook(await exportUsdz(object));
       return;
     }
     throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
@@ -852,6 +896,7 @@ export function createViewer(options: ViewerOptions): Viewer {
       model.dispose();
       model = null;
     }
+    setArModel(null);
     keyLight?.dispose();
     environment?.dispose();
     gltfLoader?.dispose();
@@ -890,6 +935,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     toggleFullscreen: () => toggleElementFullscreen(fullscreenElement),
     arSupport,
     viewInAr,
+    setArModel,
     getStats,
     on: (event, listener) => events.on(event, listener),
     off: (event, listener) => events.off(event, listener),

@@ -211,8 +211,13 @@ export interface Viewer {
   focusAt(clientX: number, clientY: number): boolean;
   /** Fullscreen for `fullscreenElement` (pseudo-fullscreen where the browser has none); resolves with the new state. */
   toggleFullscreen(): Promise<boolean>;
-  /** The "View in your space" routes this browser offers for the model on show (none for splats). */
+  /** The "View in your space" routes this browser offers for the model on show (none for a splat without an AR model). */
   arSupport(): Promise<ArSupport>;
+  /**
+   * A glTF model to place in AR while a splat is on show (a scan's light textured mesh): `load` answers its
+   * bytes and is called on the first `viewInAr()`; null removes it. A mesh on show is placed itself.
+   */
+  setArModel(load: (() => Promise<ArrayBuffer>) | null): void;
   /** Opens the model on show in AR: WebXR where supported, else AR Quick Look. Rejects when neither is available. */
   viewInAr(): Promise<void>;
   getStats(): ViewerStats;

@@ -35,7 +35,7 @@ test.afterAll(async () => {
   await disconnect();
 });
 
-test("a scan opens from its capture camera and switches between its splat and its textured mesh", async ({ page, consoleErrors }) => {
+test("a scan opens from its capture camera, switches between its splat and its textured mesh, and places its light mesh in AR", async ({ page, consoleErrors }) => {
   test.setTimeout(240_000);
   owner = await createIdentity({ name: "Scan Owner" });
   await api("GET", "/user");
@@ -47,6 +47,30 @@ test("a scan opens from its capture camera and switches between its splat and it
   await api("PATCH", `/item/${scanItemId}`, { visibility: "public" });
   const item = await api("GET", `/item/${scanItemId}`);
   expect(item.mesh_url).toBe(`/v1/item/${scanItemId}/file?variant=mesh`);
+
+  // An iPhone's "View in your space" (AR Quick Look), on desktop Chromium: `<a rel="ar">` is supported, and
+  // the link the viewer clicks is recorded with the size and first bytes of the USDZ it points at.
+  await page.addInitScript(() => {
+    const supports = DOMTokenList.prototype.supports;
+    DOMTokenList.prototype.supports = function (token: string) {
+      return token === "ar" ? true : supports.call(this, token);
+    };
+    const links: Array<{ download: string; size?: number; head?: number[] }> = [];
+    (window as unknown as { __arLinks: typeof links }).__arLinks = links;
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      if (this.rel !== "ar") return click.call(this);
+      const link: (typeof links)[number] = { download: this.download };
+      void fetch(this.href.split("#")[0])
+        .then((response) => response.arrayBuffer())
+        .then((bytes) => Object.assign(link, { size: bytes.byteLength, head: Array.from(new Uint8Array(bytes, 0, 4)) }))
+        .finally(() => links.push(link));
+    };
+  });
+  const liteRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("variant=mesh_lite")) liteRequests.push(request.url());
+  });
 
   const viewers = () =>
     page.evaluate(() => (window as unknown as { __scanroomViewers: () => { live: Array<{ format: string; view: { position: number[]; fov: number } }> } }).__scanroomViewers());
@@ -68,5 +92,18 @@ test("a scan opens from its capture camera and switches between its splat and it
 
   await page.getByRole("button", { name: "Splat" }).click();
   await expect.poll(async () => (await viewers()).live[0]?.format, { timeout: 60_000 }).not.toBe("glb");
+  await expect(viewer).toHaveAttribute("data-state", "ready", { timeout: 60_000 });
+
+  // With the splat on show, AR places the light textured mesh: fetched on the click, not before, and
+  // handed to Quick Look as a USDZ (a zip archive).
+  expect(liteRequests).toEqual([]);
+  await page.getByRole("button", { name: "View in your space" }).click();
+  const arLinks = () => page.evaluate(() => (window as unknown as { __arLinks: Array<{ download: string; size?: number; head?: number[] }> }).__arLinks);
+  await expect.poll(async () => (await arLinks()).length, { timeout: 60_000 }).toBe(1);
+  const [link] = await arLinks();
+  expect(link.download).toBe("model.usdz");
+  expect(link.head).toEqual([0x50, 0x4b, 0x03, 0x04]);
+  expect(link.size).toBeGreaterThan(10_000);
+  expect(liteRequests).toHaveLength(1);
   expect(consoleErrors).toEqual([]);
 });
