@@ -19,7 +19,7 @@ import {
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
 import { detectModelFormat, type ModelFormat } from "../lib/model-format";
-import { detectArSupport, exportUsdz, openQuickLook, runWebXrAr, type ArSupport } from "./ar";
+import type { ArSupport } from "./ar";
 import { flyTo } from "./camera-flight";
 import { detectDeviceProfile } from "./device-profile";
 import { registerViewer } from "./diagnostics";
@@ -41,7 +41,7 @@ import { applyCameraView, getCameraView } from "./camera-view";
 import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
 import { DEFAULT_DECODER_PATH } from "./decoder-path";
-import { createGltfLoader, loadGltf, type GltfLoaderHandle } from "./load-gltf";
+import type { GltfLoaderHandle } from "./load-gltf";
 import { createSparkRenderer, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
 import { startRenderLoop, type RenderLoop } from "./render-loop";
@@ -306,7 +306,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     }
     if (disposed || !renderer) return;
     if (needsRender) renderNow();
-    await waitForGpu(renderer.getContext());
+    waitForGpu(renderer.getContext()); // gpu-fence.ts: finish(), not a polled fence (issue 20)
     firstFrameAt ??= performance.now();
     if (!disposed && loop?.running) await loop.nextFrame();
   }
@@ -352,6 +352,9 @@ export function createViewer(options: ViewerOptions): Viewer {
       await ensureSpark(target);
       return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }) };
     }
+    // GLTFLoader and its decoders load with the first mesh: a splat page never downloads them (issue 20).
+    const { createGltfLoader, loadGltf } = await import("./load-gltf");
+    if (disposed) throw new LoadCancelledError("The viewer was disposed during loading");
     gltfLoader ??= createGltfLoader(target, decoderPath);
     return { format, model: await loadGltf(gltfLoader.loader, bytes, format) };
   }
@@ -786,11 +789,13 @@ export function createViewer(options: ViewerOptions): Viewer {
 
   async function arSupport(): Promise<ArSupport> {
     if (model?.kind !== "mesh") return { webxr: false, quickLook: false };
+    const { detectArSupport } = await import("./ar"); // AR code loads when a mesh asks for it
     return detectArSupport();
   }
 
   async function viewInAr(): Promise<void> {
     if (!model || model.kind !== "mesh" || !renderer || !loop) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
+    const { detectArSupport, exportUsdz, openQuickLook, runWebXrAr } = await import("./ar");
     const support = await detectArSupport();
     if (support.webxr) {
       const release = loop.hold();
