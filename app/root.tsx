@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { useEffect } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -11,7 +12,6 @@ import {
   useMatches,
   useRouteError,
 } from "@remix-run/react";
-import { captureRemixErrorBoundaryError, withSentry } from "@sentry/remix";
 import { PrimeReactProvider } from "primereact/api";
 import primeTheme from "primereact/resources/themes/lara-light-indigo/theme.css?url";
 import primeCore from "primereact/resources/primereact.min.css?url";
@@ -29,6 +29,7 @@ import { UploadDialogProvider } from "~/components/upload-dialog-provider";
 import { avatarUrl } from "~/domain/user-presenter";
 import { publicEnv } from "~/env.server";
 import { useNonce } from "~/lib/nonce-context";
+import { reportBoundaryError } from "~/lib/sentry.client";
 import { readHandles } from "~/lib/route-handle";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -113,11 +114,12 @@ function App() {
   );
 }
 
-export default withSentry(App);
+export default App;
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  captureRemixErrorBoundaryError(error);
+  // An effect: sentry.client is a client-only module (empty on the server, which reports its own errors).
+  useEffect(() => reportBoundaryError(error), [error]);
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404 ? "We couldn't find that page or model." : "Something went wrong. Please try again in a moment.";
