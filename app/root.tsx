@@ -86,7 +86,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 function App() {
   const { env, user } = useLoaderData<typeof loader>();
   const matches = useMatches();
-  const { layout, surface } = readHandles(matches);
+  const { layout, surface, session } = readHandles(matches);
   const nonce = useNonce();
   if (surface === "shopify") return <Outlet />;
   return (
@@ -97,7 +97,7 @@ function App() {
         dangerouslySetInnerHTML={{ __html: `window.__SCANROOM_ENV__=${JSON.stringify(env).replace(/</g, "\\u003c")}` }}
       />
       <ToastProvider>
-        <AuthProvider serverUser={user} firebaseConfig={env.firebase}>
+        <AuthProvider serverUser={user} firebaseConfig={env.firebase} restoreSession={session}>
           <UploadDialogProvider>
             <BootSpinner />
             {layout ? <AnnouncementBar /> : null}
