@@ -193,7 +193,9 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (!renderer) return;
     // In fly mode the orbit controls must not turn the camera back towards their target.
     const moved = fly.active ? fly.update(deltaSeconds) : controls.update(deltaSeconds);
-    if (moved || needsRender || spark?.dirty) renderNow();
+    // Until a model is on show a turning camera changes nothing on screen: no frame, so the decoder (a worker)
+    // does not share the CPU with empty frames at 60 fps — with a software rasteriser they cost seconds (issue 20).
+    if ((moved && model !== null) || needsRender || spark?.dirty) renderNow();
   }
 
   function ensureRenderer(antialias: boolean): WebGLRenderer {
