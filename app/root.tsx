@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { useEffect } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -11,7 +12,6 @@ import {
   useMatches,
   useRouteError,
 } from "@remix-run/react";
-import { captureRemixErrorBoundaryError, withSentry } from "@sentry/remix";
 import { PrimeReactProvider } from "primereact/api";
 import primeTheme from "primereact/resources/themes/lara-light-indigo/theme.css?url";
 import primeCore from "primereact/resources/primereact.min.css?url";
@@ -29,6 +29,7 @@ import { UploadDialogProvider } from "~/components/upload-dialog-provider";
 import { avatarUrl } from "~/domain/user-presenter";
 import { publicEnv } from "~/env.server";
 import { useNonce } from "~/lib/nonce-context";
+import { reportBoundaryError } from "~/lib/sentry.client";
 import { readHandles } from "~/lib/route-handle";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -85,7 +86,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 function App() {
   const { env, user } = useLoaderData<typeof loader>();
   const matches = useMatches();
-  const { layout, surface } = readHandles(matches);
+  const { layout, surface, session } = readHandles(matches);
   const nonce = useNonce();
   if (surface === "shopify") return <Outlet />;
   return (
@@ -96,7 +97,7 @@ function App() {
         dangerouslySetInnerHTML={{ __html: `window.__SCANROOM_ENV__=${JSON.stringify(env).replace(/</g, "\\u003c")}` }}
       />
       <ToastProvider>
-        <AuthProvider serverUser={user} firebaseConfig={env.firebase}>
+        <AuthProvider serverUser={user} firebaseConfig={env.firebase} restoreSession={session}>
           <UploadDialogProvider>
             <BootSpinner />
             {layout ? <AnnouncementBar /> : null}
@@ -113,11 +114,12 @@ function App() {
   );
 }
 
-export default withSentry(App);
+export default App;
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  captureRemixErrorBoundaryError(error);
+  // An effect: sentry.client is a client-only module (empty on the server, which reports its own errors).
+  useEffect(() => reportBoundaryError(error), [error]);
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404 ? "We couldn't find that page or model." : "Something went wrong. Please try again in a moment.";

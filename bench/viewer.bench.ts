@@ -27,6 +27,7 @@ import { migrate, seed } from "../scripts/lib/services.mjs";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID, databaseUrl } from "../tests/setup/config";
 import { adminQuery, generatePly, print } from "./bench-support";
 import { SHARED_DATA } from "../tests/setup/shared-data";
+import { summarizeTrace, type TraceSummary } from "./page-trace";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = SHARED_DATA;
@@ -36,6 +37,8 @@ if (!existsSync(path.join(buildDir, "server/index.js"))) {
   process.exit(1);
 }
 const MODELS = (process.env.BENCH_VIEWER_MODELS ?? "guitar,biker,1m").split(",");
+/** BENCH_VIEWER_TRACE=1: a Chrome trace of each local run, summarised (main thread and workers until the first frame). */
+const TRACE = process.env.BENCH_VIEWER_TRACE === "1";
 const TURN_MS = 3_000;
 const MB = 1024 * 1024;
 const database = `scanroom_bench_viewer_${process.pid}`;
@@ -114,7 +117,9 @@ mesh.initialized.then(() => {
     window.bench.frames++;
     if (window.bench.firstFrameAt === null && spark.activeSplats > 0) {
       renderer.getContext().finish();
-      window.bench.firstFrameAt = window.bench.readyAt = performance.now();
+      window.bench.firstFrameAt = performance.now();
+      // "Shown" as the viewer's "ready": the next animation frame after the first one with splats.
+      requestAnimationFrame(() => { window.bench.readyAt = performance.now(); });
     }
   });
 });
@@ -151,6 +156,7 @@ interface Measured {
   fps: number;
   scripts: string[];
   timeline?: Timeline;
+  trace?: TraceSummary;
 }
 
 /** Where a page's time goes, from its Resource Timing entries (ms since navigation start). */
@@ -221,6 +227,7 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
   });
   const scriptUrls = new Map<string, string>();
   cdp.on("Network.requestWillBeSent", (event) => scriptUrls.set(event.requestId, event.request.url));
+  if (TRACE && !slow) await page.context().browser()!.startTracing(page, { categories: ["devtools.timeline", "v8.execute", "disabled-by-default-devtools.timeline", "toplevel"] });
   await page.goto(url);
   let stats = await read();
   for (let i = 0; i < 600 && !stats?.readyAt; i++) {
@@ -235,6 +242,7 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
     return { bytes: transferred, firstFrameMs: stats.firstFrameAt, readyMs: stats.readyAt, fps: 0, scripts: [], view: stats.view };
   }
   const timeline = modelKey ? await readTimeline(page, modelKey) : undefined;
+  const trace = TRACE && stats.firstFrameAt !== null ? summarizeTrace((await page.context().browser()!.stopTracing()).toString("utf8"), stats.firstFrameAt) : undefined;
   const before = stats.frames;
   const started = Date.now();
   await page.waitForTimeout(TURN_MS);
@@ -249,6 +257,7 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
     scripts: scripts.map((id) => scriptUrls.get(id)!).filter(Boolean),
     view: stats.view,
     timeline,
+    trace,
   };
 }
 
@@ -357,6 +366,12 @@ try {
       const decode = embed.firstFrameMs !== null && t.modelDone !== null ? embed.firstFrameMs - Math.max(t.modelDone, t.scriptsDone) : null;
       print(`${"".padEnd(14)} embed timeline (local): HTML ${fmtMs(t.htmlDone)}, scripts loaded ${fmtMs(t.scriptsDone)}, DOMContentLoaded ${fmtMs(t.domContentLoaded)}, model request ${fmtMs(t.modelStart)}–${fmtMs(t.modelDone)}, decode + first sort ${fmtMs(decode)}, first frame ${fmtMs(embed.firstFrameMs)}`);
     }
+    for (const [name, m] of [["embed", embed], ["plain", baseline]] as const) {
+      if (!m.trace) continue;
+      const causes = m.trace.mainByCause.slice(0, 8).map(({ cause, ms }) => `${cause} ${fmtMs(ms)}`).join(", ");
+      const workers = m.trace.workers.map(({ name: worker, ms }) => `${worker} ${fmtMs(ms)}`).join(", ");
+      print(`${"".padEnd(14)} ${name} trace until first frame: main thread busy ${fmtMs(m.trace.mainBusyMs)} (${causes}); workers: ${workers || "—"}`);
+    }
     print(`${"".padEnd(14)} (.ply ${fmtBytes(readFileSync(original.file).length)}; .sog delivery copy made in ${published.seconds.toFixed(1)} s after the upload)`);
   }
 
@@ -365,16 +380,20 @@ try {
   let gzip = 0;
   let brotli = 0;
   const seen = new Set<string>();
+  const perFile: Array<{ file: string; brotli: number }> = [];
   for (const url of embedScripts) {
     if (seen.has(url)) continue;
     seen.add(url);
     const body = Buffer.from(await (await fetch(url, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
-    brotli += brotliCompressSync(body).length;
+    const compressed = brotliCompressSync(body).length;
+    brotli += compressed;
+    perFile.push({ file: url.split("/").pop()!, brotli: compressed });
   }
   print("");
   print(`JS loaded by the embed page for a splat: ${seen.size} files, ${fmtBytes(raw)} raw, ${fmtBytes(gzip)} gzip, ${fmtBytes(brotli)} brotli`);
+  if (process.env.BENCH_VIEWER_FILES === "1") for (const { file, brotli: size } of perFile.sort((a, b) => b.brotli - a.brotli)) print(`  ${file.padEnd(48)} ${fmtBytes(size).padStart(8)} brotli`);
 } finally {
   await browser.close();
   plain?.close();

@@ -45,10 +45,13 @@ export function AuthProvider({
   children,
   serverUser,
   firebaseConfig,
+  restoreSession = true,
 }: {
   children: ReactNode;
   serverUser: SiteUser | null;
   firebaseConfig: PublicEnv["firebase"];
+  /** false: Firebase is never loaded; ready at once with no signed-in user (a route's handle.session). */
+  restoreSession?: boolean;
 }) {
   const [ready, setReady] = useState(false);
   const [firebaseUser, setFirebaseUser] = useState<FirebaseUser | null>(null);
@@ -75,6 +78,10 @@ export function AuthProvider({
   );
 
   useEffect(() => {
+    if (!restoreSession) {
+      setReady(true);
+      return;
+    }
     let unsubscribe = () => {};
     let cancelled = false;
     (async () => {

@@ -4,14 +4,20 @@ export interface RouteHandle {
   layout?: boolean;
   /** "shopify" pages render inside the Shopify admin with Polaris, without the site's providers. */
   surface?: "site" | "shopify";
+  /**
+   * false: the page never restores the visitor's Firebase session, so no Firebase code is downloaded (embeds:
+   * public and unlisted models only, in other sites' frames; issue 20). useAuth() is ready at once, signed out.
+   */
+  session?: boolean;
 }
 
 export function readHandles(matches: Array<{ handle?: unknown }>): Required<RouteHandle> {
-  const merged: Required<RouteHandle> = { layout: true, surface: "site" };
+  const merged: Required<RouteHandle> = { layout: true, surface: "site", session: true };
   for (const match of matches) {
     const handle = match.handle as RouteHandle | undefined;
     if (handle?.layout !== undefined) merged.layout = handle.layout;
     if (handle?.surface) merged.surface = handle.surface;
+    if (handle?.session !== undefined) merged.session = handle.session;
   }
   return merged;
 }

@@ -16,7 +16,8 @@ import { usePublicEnv } from "~/lib/use-public-env";
 // see (public and unlisted models) with ?autorotate=&annotations=&background= over the item's settings, the
 // watermark unless its owner's plan removed it, the poster when a registered embed is no longer covered, and a
 // plain message — never a broken frame — for a private or unknown model. Drivable by postMessage (docs/embed-api.md).
-export const handle: RouteHandle = { layout: false };
+// No Firebase session either: an embed shows public and unlisted models, which need no token (issue 20).
+export const handle: RouteHandle = { layout: false, session: false };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const options = parseEmbedOptions(new URL(request.url).searchParams);

@@ -19,7 +19,7 @@ import {
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
 import { detectModelFormat, type ModelFormat } from "../lib/model-format";
-import { detectArSupport, exportUsdz, openQuickLook, runWebXrAr, type ArSupport } from "./ar";
+import type { ArSupport } from "./ar";
 import { flyTo } from "./camera-flight";
 import { detectDeviceProfile } from "./device-profile";
 import { registerViewer } from "./diagnostics";
@@ -42,7 +42,7 @@ import { applyCameraView, getCameraView } from "./camera-view";
 import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
 import { DEFAULT_DECODER_PATH } from "./decoder-path";
-import { createGltfLoader, loadGltf, type GltfLoaderHandle } from "./load-gltf";
+import type { GltfLoaderHandle } from "./load-gltf";
 import { createSparkRenderer, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
 import { startRenderLoop, type RenderLoop } from "./render-loop";
@@ -194,7 +194,9 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (!renderer) return;
     // In fly mode the orbit controls must not turn the camera back towards their target.
     const moved = fly.active ? fly.update(deltaSeconds) : controls.update(deltaSeconds);
-    if (moved || needsRender || spark?.dirty) renderNow();
+    // Until a model is on show a turning camera changes nothing on screen: no frame, so the decoder (a worker)
+    // does not share the CPU with empty frames at 60 fps — with a software rasteriser they cost seconds (issue 20).
+    if ((moved && model !== null) || needsRender || spark?.dirty) renderNow();
   }
 
   function ensureRenderer(antialias: boolean): WebGLRenderer {
@@ -307,7 +309,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     }
     if (disposed || !renderer) return;
     if (needsRender) renderNow();
-    await waitForGpu(renderer.getContext());
+    waitForGpu(renderer.getContext()); // gpu-fence.ts: finish(), not a polled fence (issue 20)
     firstFrameAt ??= performance.now();
     if (!disposed && loop?.running) await loop.nextFrame();
   }
@@ -353,6 +355,9 @@ export function createViewer(options: ViewerOptions): Viewer {
       await ensureSpark(target);
       return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }) };
     }
+    // GLTFLoader and its decoders load with the first mesh: a splat page never downloads them (issue 20).
+    const { createGltfLoader, loadGltf } = await import("./load-gltf");
+    if (disposed) throw new LoadCancelledError("The viewer was disposed during loading");
     gltfLoader ??= createGltfLoader(target, decoderPath);
     return { format, model: await loadGltf(gltfLoader.loader, bytes, format) };
   }
@@ -809,6 +814,8 @@ export function createViewer(options: ViewerOptions): Viewer {
         const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), "model.glb");
         if (format !== "glb" && format !== "gltf") throw new Error("The model for viewing in your space is not a glTF file");
         if (disposed || !renderer) throw new LoadCancelledError("The viewer was disposed during loading");
+        const { createGltfLoader, loadGltf } = await import("./load-gltf");
+        if (disposed || !renderer) throw new LoadCancelledError("The viewer was disposed during loading");
         gltfLoader ??= createGltfLoader(renderer, decoderPath);
         const loaded = await loadGltf(gltfLoader.loader, bytes, format);
         if (disposed) {
@@ -828,11 +835,13 @@ export function createViewer(options: ViewerOptions): Viewer {
 
   async function arSupport(): Promise<ArSupport> {
     if (model?.kind !== "mesh" && !(model && arModelSource)) return { webxr: false, quickLook: false };
+    const { detectArSupport } = await import("./ar"); // AR code loads when a mesh (or an AR model) asks for it
     return detectArSupport();
   }
 
   async function viewInAr(): Promise<void> {
     if (!model || !renderer || !loop || (model.kind !== "mesh" && !arModelSource)) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
+    const { detectArSupport, exportUsdz, openQuickLook, runWebXrAr } = await import("./ar");
     const support = await detectArSupport();
     if (!support.webxr && !support.quickLook) throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
     const object = await arObject();

@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { readHandles } from "./route-handle";
+
+describe("readHandles", () => {
+  it("gives the site's chrome and a restored session when no route says otherwise", () => {
+    expect(readHandles([{}, { handle: undefined }])).toEqual({ layout: true, surface: "site", session: true });
+  });
+
+  it("lets the deepest route that says so turn the layout and the session off (the embed)", () => {
+    expect(readHandles([{ handle: {} }, { handle: { layout: false, session: false } }])).toEqual({ layout: false, surface: "site", session: false });
+  });
+
+  it("keeps an earlier route's setting that a later route does not mention", () => {
+    expect(readHandles([{ handle: { session: false } }, { handle: { layout: false } }]).session).toBe(false);
+  });
+});
