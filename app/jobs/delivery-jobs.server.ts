@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import { createItemDeliveryCopy } from "~/domain/splat-delivery.server";
 import { logger } from "~/lib/logger.server";
-import { DELIVERY_QUEUE, deliveryJobPayloadSchema, queue, type DeliveryJobPayload } from "./queue.server";
+import { consumeQueue, DELIVERY_QUEUE, deliveryJobPayloadSchema, queue, type DeliveryJobPayload } from "./queue.server";
 
 /**
  * Delivery-copy jobs (docs/decisions/015-splat-delivery-copies.md). The conversion takes seconds to
@@ -11,23 +11,17 @@ import { DELIVERY_QUEUE, deliveryJobPayloadSchema, queue, type DeliveryJobPayloa
  * A job is idempotent; a crash leaves it in the queue for the next consumer, and until it is done
  * viewers simply get the original file.
  */
-const consuming = new WeakSet<PgBoss>();
-
-export async function startDeliveryWorker(boss?: PgBoss): Promise<void> {
-  const target = boss ?? (await queue());
-  if (consuming.has(target)) return;
-  consuming.add(target);
-  try {
-    await target.work<unknown>(DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
-      const payload = deliveryJobPayloadSchema.parse(job.data);
+export function startDeliveryWorker(boss?: PgBoss): Promise<void> {
+  return consumeQueue(
+    DELIVERY_QUEUE,
+    async (data) => {
+      const payload = deliveryJobPayloadSchema.parse(data);
       // Throws only for infrastructure failures (storage, database), which the queue retries.
       const outcome = await createItemDeliveryCopy(payload);
       if (outcome.status !== "created") logger.info("delivery job done without a copy", { itemId: payload.itemId, ...outcome });
-    });
-  } catch (error) {
-    consuming.delete(target);
-    throw error;
-  }
+    },
+    boss,
+  );
 }
 
 /** Queues the delivery copy of an item's stored file and makes sure this process works the queue. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
-import { retryOnDeadlock, startPgBoss } from "./queue.server";
+import { consumeQueue, retryOnDeadlock, startPgBoss } from "./queue.server";
 
 describe("retryOnDeadlock", () => {
   it("runs an idempotent statement again after PostgreSQL chose it as a deadlock victim", async () => {
@@ -64,5 +64,48 @@ describe("startPgBoss", () => {
     };
     await expect(startPgBoss({ connectionString: "postgres://unused" }, "test queue", undefined, create)).rejects.toThrow("password");
     expect(made).toBe(1);
+  });
+});
+
+describe("consumeQueue", () => {
+  /** A queue instance that records work() registrations and can fail the next one. */
+  function fakeBoss() {
+    const handlers = new Map<string, Array<(jobs: Array<{ data: unknown }>) => Promise<void>>>();
+    let failNext = false;
+    const boss = {
+      async work(name: string, _options: unknown, handler: (jobs: Array<{ data: unknown }>) => Promise<void>) {
+        if (failNext) {
+          failNext = false;
+          throw new Error("connection lost");
+        }
+        handlers.set(name, [...(handlers.get(name) ?? []), handler]);
+        return "worker-id";
+      },
+    };
+    return { boss: boss as unknown as PgBoss, handlers, failNextWork: () => (failNext = true) };
+  }
+
+  it("works each queue once per instance and hands every job's data to the handler", async () => {
+    const { boss, handlers } = fakeBoss();
+    const seen: unknown[] = [];
+    await consumeQueue("a", async (data) => void seen.push(data), boss);
+    await consumeQueue("a", async () => void seen.push("second handler"), boss);
+    await consumeQueue("b", async () => undefined, boss);
+    expect(handlers.get("a")).toHaveLength(1);
+    expect(handlers.get("b")).toHaveLength(1);
+    await handlers.get("a")![0]([{ data: { itemId: "x" } }]);
+    expect(seen).toEqual([{ itemId: "x" }]);
+    // Another instance (a new queue after a restart) consumes again.
+    const other = fakeBoss();
+    await consumeQueue("a", async () => undefined, other.boss);
+    expect(other.handlers.get("a")).toHaveLength(1);
+  });
+
+  it("lets a failed registration be tried again", async () => {
+    const { boss, handlers, failNextWork } = fakeBoss();
+    failNextWork();
+    await expect(consumeQueue("a", async () => undefined, boss)).rejects.toThrow("connection lost");
+    await consumeQueue("a", async () => undefined, boss);
+    expect(handlers.get("a")).toHaveLength(1);
   });
 });

@@ -79,6 +79,30 @@ export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): P
 }
 
 /** The started queue of this process (created on first use; its schema is migrated by pg-boss). */
+const consumers = new WeakMap<PgBoss, Set<string>>();
+
+/**
+ * Makes this process work the queue `name`, one job at a time, once per queue instance: a job sent by one
+ * process is worked by whichever consumer polls first (the web process that sent it, a scan worker), and a
+ * crash leaves it for the next. `handle` gets the job's data unchecked (validate it) and throws only for
+ * failures a retry may mend.
+ */
+export async function consumeQueue(name: string, handle: (data: unknown) => Promise<unknown>, boss?: PgBoss): Promise<void> {
+  const target = boss ?? (await queue());
+  let names = consumers.get(target);
+  if (!names) consumers.set(target, (names = new Set()));
+  if (names.has(name)) return;
+  names.add(name);
+  try {
+    await target.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+      await handle(job.data);
+    });
+  } catch (error) {
+    names.delete(name);
+    throw error;
+  }
+}
+
 export function queue(): Promise<PgBoss> {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start the product with `npm start`");

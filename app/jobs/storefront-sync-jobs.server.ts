@@ -2,7 +2,7 @@ import type PgBoss from "pg-boss";
 import { z } from "zod";
 import { resyncProductMetafield, storefrontProductsOf, storefrontProductsOfOwner, type StorefrontProduct } from "~/domain/storefront-sync.server";
 import { logger } from "~/lib/logger.server";
-import { queue, STOREFRONT_SYNC_QUEUE } from "./queue.server";
+import { consumeQueue, queue, STOREFRONT_SYNC_QUEUE } from "./queue.server";
 
 /**
  * Storefront re-sync jobs (app/domain/storefront-sync.server.ts). Like the delivery jobs, the process
@@ -12,20 +12,8 @@ const payloadSchema = z
   .object({ shopDomain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/), productGid: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/) })
   .strict();
 
-const consuming = new WeakSet<PgBoss>();
-
-export async function startStorefrontSyncWorker(boss?: PgBoss): Promise<void> {
-  const target = boss ?? (await queue());
-  if (consuming.has(target)) return;
-  consuming.add(target);
-  try {
-    await target.work<unknown>(STOREFRONT_SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
-      await resyncProductMetafield(payloadSchema.parse(job.data));
-    });
-  } catch (error) {
-    consuming.delete(target);
-    throw error;
-  }
+export function startStorefrontSyncWorker(boss?: PgBoss): Promise<void> {
+  return consumeQueue(STOREFRONT_SYNC_QUEUE, (data) => resyncProductMetafield(payloadSchema.parse(data)), boss);
 }
 
 /**

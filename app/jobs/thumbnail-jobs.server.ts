@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import { createItemThumbnail, thumbnailSource } from "~/domain/item-thumbnails.server";
 import { logger } from "~/lib/logger.server";
-import { queue, THUMBNAIL_QUEUE, thumbnailJobPayloadSchema } from "./queue.server";
+import { consumeQueue, queue, THUMBNAIL_QUEUE, thumbnailJobPayloadSchema } from "./queue.server";
 
 /**
  * Automatic-thumbnail jobs (docs/decisions/028-automatic-thumbnails.md), run like the delivery-copy jobs:
@@ -9,22 +9,16 @@ import { queue, THUMBNAIL_QUEUE, thumbnailJobPayloadSchema } from "./queue.serve
  * consuming the queue on first use, so a lone `npm start` and the scan workers both work it. A job is
  * idempotent; a failure to render leaves the item as it was.
  */
-const consuming = new WeakSet<PgBoss>();
-
-export async function startThumbnailWorker(boss?: PgBoss): Promise<void> {
-  const target = boss ?? (await queue());
-  if (consuming.has(target)) return;
-  consuming.add(target);
-  try {
-    await target.work<unknown>(THUMBNAIL_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
-      const payload = thumbnailJobPayloadSchema.parse(job.data);
+export function startThumbnailWorker(boss?: PgBoss): Promise<void> {
+  return consumeQueue(
+    THUMBNAIL_QUEUE,
+    async (data) => {
+      const payload = thumbnailJobPayloadSchema.parse(data);
       const outcome = await createItemThumbnail(payload);
       if (outcome.status !== "created") logger.info("thumbnail job done without a thumbnail", { itemId: payload.itemId, ...outcome });
-    });
-  } catch (error) {
-    consuming.delete(target);
-    throw error;
-  }
+    },
+    boss,
+  );
 }
 
 /**
