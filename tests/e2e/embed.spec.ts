@@ -256,13 +256,17 @@ test("the owner shares and embeds from the model page: links, embed code, regist
   const saved = (await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings;
   expect(saved).toMatchObject({ autorotate: true, units: "cm", camera: { position: expect.any(Array), target: expect.any(Array) } });
 
-  // Any model's thumbnail can be the view on screen (an uploaded model has none of its own at first).
+  // Any model's thumbnail can be the view on screen, in place of the one rendered for it automatically.
   const owner = { headers: { Authorization: `Bearer ${identity.idToken}` } };
-  expect((await (await fetch(`${BASE_URL}/v1/item/${itemId}`, owner)).json()).data.thumbnail_url).toBeNull();
+  const currentThumbnail = async (): Promise<string | null> => (await (await fetch(`${BASE_URL}/v1/item/${itemId}`, owner)).json()).data.thumbnail_url;
+  await expect.poll(currentThumbnail, { timeout: 120_000 }).toEqual(expect.any(String));
+  const automatic = await currentThumbnail();
+  expect((await fetch(`${BASE_URL}${automatic}`, owner)).headers.get("content-type")).toMatch(/image\/webp/);
   await dialog.getByRole("button", { name: "Use this view as the thumbnail" }).click();
   await expect(page.getByText("The thumbnail now shows this view.")).toBeVisible();
-  const thumbnailUrl = (await (await fetch(`${BASE_URL}/v1/item/${itemId}`, owner)).json()).data.thumbnail_url;
+  const thumbnailUrl = await currentThumbnail();
   expect(thumbnailUrl).toEqual(expect.any(String));
+  expect(thumbnailUrl).not.toBe(automatic);
   const thumbnail = await fetch(`${BASE_URL}${thumbnailUrl}`, owner);
   expect(thumbnail.headers.get("content-type")).toMatch(/image\/jpeg/);
   // A picture of the model, not an empty canvas: its pixels vary.
