@@ -88,6 +88,10 @@ test("the embedded dashboard renders, and attaching a model to a product writes 
   const shop = await installShop(creator.userId);
   const { db } = await e2eDb();
   const account = await db().user.findUniqueOrThrow({ where: { id: creator.userId } });
+  // The model's automatic thumbnail is rendered by now, so the metafield written below carries it as the poster.
+  const thumbnailKeyOf = async () => (await db().item.findUniqueOrThrow({ where: { id: model.id }, select: { thumbnailKey: true } })).thumbnailKey;
+  await expect.poll(thumbnailKeyOf, { timeout: 120_000 }).toEqual(expect.any(String));
+  const thumbnailKey = await thumbnailKeyOf();
   fakeAdmin = await startFakeAdminApi({ shop: SHOP, accessToken: ACCESS_TOKEN, products: [LAMP, CHAIR] });
 
   const { token } = await getJwt(STORE, SHOPIFY_TEST_APP.apiKey, SHOPIFY_TEST_APP.apiSecret);
@@ -140,7 +144,7 @@ test("the embedded dashboard renders, and attaching a model to a product writes 
   expect(writes).toHaveLength(1);
   const [metafield] = writes[0].variables.metafields;
   expect(metafield).toMatchObject({ ownerId: `gid://shopify/Product/${CHAIR.id}`, namespace: "$app:scanroom", key: "model", type: "json" });
-  expect(JSON.parse(metafield.value)).toEqual(buildModelMetafield([{ variantGid: "", item: { ...model, thumbnailKey: null } }], BASE_URL));
+  expect(JSON.parse(metafield.value)).toEqual(buildModelMetafield([{ variantGid: "", item: { ...model, thumbnailKey } }], BASE_URL));
   const links = await db().productModelLink.findMany({ where: { shopId: shop.id }, select: { productGid: true, variantGid: true, itemId: true } });
   expect(links).toEqual([{ productGid: `gid://shopify/Product/${CHAIR.id}`, variantGid: "", itemId: model.id }]);
 
