@@ -27,6 +27,12 @@ async function waitForCardThumbnails(page: Page, count: number): Promise<Array<[
   );
 }
 
+/** After "Upload": the page of the item just made, not the item page the dialog was opened on. */
+async function waitForNewItemPage(page: Page, openedOn: string): Promise<string> {
+  await page.waitForURL((url) => /^\/item\/[0-9a-f-]{36}$/.test(url.pathname) && url.href !== openedOn);
+  return page.url().split("/").pop()!;
+}
+
 const MODELS = [
   { file: path.join(DATA, "models/cat.glb"), name: "cat" },
   { file: path.join(DATA, "splats/guitar.ply"), name: "guitar" },
@@ -38,14 +44,14 @@ test("a creator registers, uploads a .glb, a .ply and a .ksplat, sees each rende
   const itemIds: string[] = [];
 
   for (const model of MODELS) {
+    const openedOn = page.url();
     await page.getByTestId("new-model").click();
     const dialog = page.getByTestId("upload-dialog");
     await expect(dialog).toBeVisible();
     await page.getByTestId("upload-input").setInputFiles(model.file);
     await expect(dialog.getByText(path.basename(model.file))).toBeVisible();
     await dialog.getByRole("button", { name: "Upload" }).click();
-    await page.waitForURL(/\/item\/[0-9a-f-]{36}$/);
-    itemIds.push(page.url().split("/").pop()!);
+    itemIds.push(await waitForNewItemPage(page, openedOn));
 
     await expect(page.getByRole("heading", { level: 1, name: model.name })).toBeVisible();
     const viewer = page.getByTestId("model-viewer");
@@ -90,12 +96,13 @@ test("the dialog takes the splat formats SuperSplat users bring: .spz, .splat an
   const samples = splatSamples();
   await registerAndSignIn(page);
   for (const file of [samples.spz, samples.splat, samples.sog]) {
+    const openedOn = page.url();
     await page.getByTestId("new-model").click();
     const dialog = page.getByTestId("upload-dialog");
     await page.getByTestId("upload-input").setInputFiles(file);
     await expect(dialog.getByText(path.basename(file))).toBeVisible();
     await dialog.getByRole("button", { name: "Upload" }).click();
-    await page.waitForURL(/\/item\/[0-9a-f-]{36}$/);
+    await waitForNewItemPage(page, openedOn);
     await expect(page.getByTestId("model-viewer"), path.basename(file)).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
   }
   await page.goto("/dashboard");
