@@ -3,6 +3,7 @@ import type { User as FirebaseUser } from "firebase/auth";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { PublicEnv } from "~/env.server";
 import { createApiClient, type ApiClient } from "~/lib/api-client";
+import { reportClientError } from "~/lib/sentry.client";
 
 export interface SiteUser {
   id: string;
@@ -84,6 +85,11 @@ export function AuthProvider({
     }
     let unsubscribe = () => {};
     let cancelled = false;
+    // The page waits behind the boot spinner only until the first answer: a session restore that fails (Firebase's
+    // chunk not loading, the session request failing) shows the page signed out instead of a spinner for ever.
+    const settle = () => {
+      if (!cancelled) setReady(true);
+    };
     (async () => {
       const [{ firebaseAuth }, { onIdTokenChanged }] = await Promise.all([
         import("./firebase.client"),
@@ -96,19 +102,27 @@ export function AuthProvider({
         const changed = firebaseUserRef.current?.uid !== fbUser?.uid;
         firebaseUserRef.current = fbUser;
         setFirebaseUser(fbUser);
-        if (changed || first) {
-          if (fbUser) await syncSession();
-          else if (serverUserRef.current) {
-            await fetch("/session", { method: "DELETE" });
-            revalidator.revalidate();
+        try {
+          if (changed || first) {
+            if (fbUser) await syncSession();
+            else if (serverUserRef.current) {
+              await fetch("/session", { method: "DELETE" });
+              revalidator.revalidate();
+            }
+          }
+        } catch (error) {
+          reportClientError(error);
+        } finally {
+          if (first) {
+            first = false;
+            settle();
           }
         }
-        if (first) {
-          first = false;
-          setReady(true);
-        }
       });
-    })();
+    })().catch((error) => {
+      reportClientError(error);
+      settle();
+    });
     return () => {
       cancelled = true;
       unsubscribe();

@@ -33,3 +33,9 @@ export function reportBoundaryError(error: unknown): void {
   if (typeof document === "undefined" || !sentry) return;
   sentry.then((Sentry) => Sentry.captureRemixErrorBoundaryError(error)).catch(() => undefined);
 }
+
+/** Reports an error the page recovered from (a failed session restore, say); off without a DSN. */
+export function reportClientError(error: unknown): void {
+  if (typeof document === "undefined" || !sentry) return;
+  sentry.then((Sentry) => Sentry.captureException(error)).catch(() => undefined);
+}
