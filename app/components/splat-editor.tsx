@@ -203,12 +203,11 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     void redraw();
   };
 
-  const save = async () => {
-    if (!state) return;
-    setBusy("save");
+  /** Runs a save or a restore: the toast on success, then the model page and the versions list refreshed. */
+  const changeVersion = async (kind: "save" | "restore", change: () => Promise<{ summary: string; detail: string }>) => {
+    setBusy(kind);
     try {
-      const version = await session.saveVersion(encodeSplatCloud(state.cloud, state.history.deleted));
-      toast({ severity: "success", summary: "Saved", detail: `Version ${version.number} is now the model's file.` });
+      toast({ severity: "success", ...(await change()) });
       onChanged();
       await open();
     } catch (e) {
@@ -218,19 +217,19 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     }
   };
 
-  const restore = async (version: EditorVersion) => {
-    setBusy("restore");
-    try {
-      await session.restoreVersion(version.id);
-      toast({ severity: "success", summary: "Restored", detail: `Version ${version.number} (${version.label}) is the model's file again.` });
-      onChanged();
-      await open();
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(null);
-    }
+  const save = async () => {
+    if (!state) return;
+    await changeVersion("save", async () => {
+      const version = await session.saveVersion(encodeSplatCloud(state.cloud, state.history.deleted));
+      return { summary: "Saved", detail: `Version ${version.number} is now the model's file.` };
+    });
   };
+
+  const restore = (version: EditorVersion) =>
+    changeVersion("restore", async () => {
+      await session.restoreVersion(version.id);
+      return { summary: "Restored", detail: `Version ${version.number} (${version.label}) is the model's file again.` };
+    });
 
   const setBoxValue = (end: "min" | "max", axis: number, value: number) => {
     if (!box || !Number.isFinite(value)) return;

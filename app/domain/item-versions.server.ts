@@ -8,6 +8,7 @@ import { itemVersionKey } from "~/storage/keys";
 import { validateSplatPly } from "~/worker/splat-ply";
 import { audited } from "./audit.server";
 import { AppError, invalidFile, notFound } from "./errors";
+import { presentItemVersion, type ItemVersionDto } from "./item-version-presenter";
 import { needsDeliveryCopy } from "./splat-delivery.server";
 import { readAll, splatAsPly } from "./splat-convert.server";
 
@@ -20,30 +21,6 @@ import { readAll, splatAsPly } from "./splat-convert.server";
  */
 const UPLOAD_URL_SECONDS = 60 * 60;
 const PLY_HEAD_BYTES = 64 * 1024;
-
-export interface ItemVersionDto {
-  id: string;
-  number: number;
-  label: string;
-  format: string;
-  size: number | null;
-  splat_count: number | null;
-  created_at: string;
-  is_current: boolean;
-}
-
-function present(version: ItemVersion, item: Pick<Item, "fileKey">): ItemVersionDto {
-  return {
-    id: version.id,
-    number: version.number ?? 0,
-    label: version.label,
-    format: version.fileFormat,
-    size: version.fileSize === null ? null : Number(version.fileSize),
-    splat_count: version.splatCount,
-    created_at: version.createdAt.toISOString(),
-    is_current: version.fileKey === item.fileKey,
-  };
-}
 
 function assertEditable(item: Item): asserts item is Item & { fileKey: string; fileFormat: ModelFormat } {
   if (!item.fileKey || item.status !== "ready") throw new AppError("conflict", "This model has no file to edit yet.");
@@ -85,7 +62,7 @@ export async function listItemVersions(item: Item): Promise<{ versions: ItemVers
   assertEditable(item);
   await ensureOriginalVersion(item);
   const versions = await db().itemVersion.findMany({ where: { itemId: item.id, committedAt: { not: null } }, orderBy: { number: "desc" } });
-  return { versions: versions.map((version) => present(version, item)) };
+  return { versions: versions.map((version) => presentItemVersion(version, item)) };
 }
 
 /** The current file as a standard 3DGS .ply (converted when stored in another splat format). */
@@ -114,7 +91,7 @@ export async function commitItemVersion(item: Item, versionId: string, actorId: 
   assertEditable(item);
   const pending = await db().itemVersion.findFirst({ where: { id: versionId, itemId: item.id } });
   if (!pending) throw notFound("Version");
-  if (pending.committedAt) return { version: present(pending, item) };
+  if (pending.committedAt) return { version: presentItemVersion(pending, item) };
   const store = storage();
   const stat = await store.stat(pending.fileKey);
   if (!stat) throw new AppError("conflict", "Upload the version's file before saving it.");
@@ -130,7 +107,7 @@ export async function commitItemVersion(item: Item, versionId: string, actorId: 
   }
   const committed = await numberVersion(item.id, pending.id, { fileSize: BigInt(stat.size), splatCount, committedAt: new Date() });
   const current = await makeCurrent(item, committed, { actorId, action: "item.version_saved" });
-  return { version: present(committed, current) };
+  return { version: presentItemVersion(committed, current) };
 }
 
 /** Gives a committed version the next number; two saves at once both get one (the loser of the unique index tries again). */
@@ -152,7 +129,7 @@ export async function restoreItemVersion(item: Item, versionId: string, actorId:
   const version = await db().itemVersion.findFirst({ where: { id: versionId, itemId: item.id, committedAt: { not: null } } });
   if (!version) throw notFound("Version");
   const current = await makeCurrent(item, version, { actorId, action: "item.version_restored" });
-  return { version: present(version, current) };
+  return { version: presentItemVersion(version, current) };
 }
 
 /**

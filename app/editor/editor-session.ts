@@ -1,25 +1,17 @@
+import type { ItemVersionDto } from "~/domain/item-version-presenter";
 import type { ApiClient } from "~/lib/api-client";
 import { ApiError } from "~/lib/api-client";
+
+export type EditorVersion = ItemVersionDto;
+
+/** A token is used for at most this long (it lives 15 minutes). */
+const TOKEN_REUSE_MS = 10 * 60 * 1000;
 
 /**
  * The clean-up editor's calls to the server (browser). Every call carries the short-lived editor
  * token (GET /v1/supersplat/jwt, docs/editor-token.md) in X-Editor-Token; a token is fetched again
  * when it is close to expiring.
  */
-export interface EditorVersion {
-  id: string;
-  number: number;
-  label: string;
-  format: string;
-  size: number | null;
-  splat_count: number | null;
-  created_at: string;
-  is_current: boolean;
-}
-
-/** A token is used for at most this long (it lives 15 minutes). */
-const TOKEN_REUSE_MS = 10 * 60 * 1000;
-
 export function createEditorSession({ api, itemId }: { api: ApiClient; itemId: string }) {
   let token: { jwt: string; at: number } | null = null;
 
