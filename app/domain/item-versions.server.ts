@@ -76,10 +76,24 @@ export async function readEditableSplats(item: Item): Promise<Uint8Array> {
 export async function startItemVersion(item: Item): Promise<{ version_id: string; path: string; url: string }> {
   assertEditable(item);
   await ensureOriginalVersion(item);
+  await discardAbandonedSaves(item.id);
   const key = itemVersionKey(item.id);
   const version = await db().itemVersion.create({ data: { itemId: item.id, label: "Edited", fileKey: key, fileFormat: "ply" } });
   const url = await storage().createUploadUrl({ key, expiresInSeconds: UPLOAD_URL_SECONDS, maxBytes: env().MAX_MODEL_BYTES, expect: "ply" });
   return { version_id: version.id, path: key, url };
+}
+
+/**
+ * Saves started but never committed once their upload link has expired (the editor closed mid-save): their
+ * rows and any uploaded file go, so they neither pile up in storage nor wait for the item's deletion.
+ */
+async function discardAbandonedSaves(itemId: string): Promise<void> {
+  const expired = new Date(Date.now() - UPLOAD_URL_SECONDS * 1000);
+  const abandoned = await db().itemVersion.findMany({ where: { itemId, committedAt: null, createdAt: { lt: expired } } });
+  for (const version of abandoned) {
+    await storage().delete(version.fileKey);
+    await db().itemVersion.deleteMany({ where: { id: version.id, committedAt: null } });
+  }
 }
 
 /**

@@ -223,6 +223,29 @@ describe("versions", () => {
     expect(await db().itemVersion.count({ where: { itemId: aliceOther } })).toBe(0);
   });
 
+  it("discards a save abandoned past its upload link's life when the next save starts, and keeps a recent one", async () => {
+    const token = await editorToken(alice, aliceSplat);
+    const { storage } = await import("~/storage/index.server");
+    const { db } = await import("~/db.server");
+    const abandoned = (await api("POST", `/item/${aliceSplat}/versions`, withToken(token))).json.data;
+    expect((await fetch(abandoned.url, { method: "PUT", body: new Uint8Array(firstSplats(guitarPly, 100)) })).status).toBeLessThan(300);
+    const recent = (await api("POST", `/item/${aliceSplat}/versions`, withToken(token))).json.data;
+    // The first save was started two hours ago (its link lived one hour) and never committed.
+    await db().itemVersion.update({ where: { id: abandoned.version_id }, data: { createdAt: new Date(Date.now() - 2 * 3600_000) } });
+    expect(await storage().stat(abandoned.path)).not.toBeNull();
+
+    const saved = await saveVersion(token, aliceSplat, firstSplats(guitarPly, 700));
+    expect(saved.commit.status).toBe(200);
+    expect(await db().itemVersion.findUnique({ where: { id: abandoned.version_id } })).toBeNull();
+    expect(await storage().stat(abandoned.path)).toBeNull();
+    expect(await db().itemVersion.findUnique({ where: { id: recent.version_id } })).not.toBeNull();
+    // The abandoned save's link cannot commit any more; the versions list never showed it.
+    expect((await api("POST", `/item/${aliceSplat}/versions/${abandoned.version_id}/commit`, withToken(token))).status).toBe(404);
+    const listed = (await api("GET", `/item/${aliceSplat}/versions`, withToken(token))).json.data.versions.map((v: { id: string }) => v.id);
+    expect(listed).not.toContain(abandoned.version_id);
+    expect(listed).toContain(saved.started.version_id);
+  });
+
   it("converts a compressed .ply to a standard one for the editor, and refuses meshes", async () => {
     const compressed = await uploadReadyModel(api, alice, { bytes: guitarCompressed, modelType: "ply", name: "Compressed guitar" });
     const token = await editorToken(alice, compressed);
