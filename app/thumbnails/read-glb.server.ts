@@ -1,12 +1,14 @@
 /**
- * Decodes a GLB for the mesh renderer with glTF-Transform: meshopt-compressed geometry (the decoder from
- * `meshoptimizer`), quantized attributes, node transforms applied into the world frame; base-colour
+ * Decodes a GLB for the mesh renderer with glTF-Transform: meshopt- and Draco-compressed geometry (the
+ * decoders from `meshoptimizer` and `draco3dgltf`, Draco's loaded only for a file that uses it), quantized
+ * attributes, node transforms applied into the world frame; base-colour
  * images (PNG, JPEG, WebP) decoded by sharp. Like three's GLTFLoader, it draws the default scene.
  * A texture that cannot be decoded (e.g. KTX2) leaves its material's colour factor, with a logged warning.
  */
 import { Logger, NodeIO, type Accessor, type Document, type Material, type Node, type Primitive, type Texture } from "@gltf-transform/core";
 import { ALL_EXTENSIONS } from "@gltf-transform/extensions";
 import { MeshoptDecoder } from "meshoptimizer";
+import type { DecoderModule } from "draco3dgltf";
 import sharp from "sharp";
 import { Matrix3, Matrix4, Vector3 } from "three";
 import { logger } from "~/lib/logger.server";
@@ -24,15 +26,27 @@ export class GlbDecodeError extends Error {
   }
 }
 
-async function reader(): Promise<NodeIO> {
+const DRACO_EXTENSION = "KHR_draco_mesh_compression";
+let dracoDecoder: Promise<DecoderModule> | null = null;
+
+/** Draco's decoder (WebAssembly, ~1 MB): created once per process, and only for a GLB that needs it. */
+function draco(): Promise<DecoderModule> {
+  dracoDecoder ??= import("draco3dgltf").then((module) => (module.default ?? module).createDecoderModule());
+  return dracoDecoder;
+}
+
+async function readDocument(bytes: Uint8Array): Promise<Document> {
   await MeshoptDecoder.ready;
-  return new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR)).registerExtensions(ALL_EXTENSIONS).registerDependencies({ "meshopt.decoder": MeshoptDecoder });
+  const io = new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR)).registerExtensions(ALL_EXTENSIONS).registerDependencies({ "meshopt.decoder": MeshoptDecoder });
+  const json = await io.binaryToJSON(bytes);
+  if (json.json.extensionsUsed?.includes(DRACO_EXTENSION)) io.registerDependencies({ "draco3d.decoder": await draco() });
+  return io.readJSON(json);
 }
 
 export async function readGlbScene(bytes: Uint8Array): Promise<MeshScene> {
   let document: Document;
   try {
-    document = await (await reader()).readBinary(bytes);
+    document = await readDocument(bytes);
   } catch (error) {
     throw new GlbDecodeError(`the GLB could not be read: ${(error as Error).message}`);
   }
