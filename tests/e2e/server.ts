@@ -49,6 +49,9 @@ Object.assign(process.env, {
 
 const { createServerApp } = await import("../../server");
 const app = await createServerApp();
+// Loaded now, not at shutdown: on SIGTERM tsx's compiler may already be gone with the process group.
+const { disconnectDb } = await import("~/db.server");
+const { stopQueue } = await import("~/jobs/queue.server");
 const server = app.listen(PORT, () => process.stdout.write(`[e2e] serving http://localhost:${PORT}\n`));
 
 let stopping = false;
@@ -59,7 +62,7 @@ async function stop() {
   server.close();
   await stopEmulator();
   await fakeStripe.close().catch(() => {});
-  const { disconnectDb } = await import("~/db.server");
+  await stopQueue().catch(() => {}); // before the database goes, so pg-boss does not log its connections cut
   await disconnectDb().catch(() => {});
   await dropDatabase(DATABASE).catch(() => {});
   rmSync(storageDir, { recursive: true, force: true });
