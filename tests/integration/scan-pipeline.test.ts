@@ -106,6 +106,26 @@ async function requestImageScan(set: RenderedSet, name: string) {
   return { itemId, scanJobId: scan.json.data.scan_job_id as string };
 }
 
+/**
+ * Waits for a finished scan's working files to be gone, here and in storage: the worker removes them right
+ * after the job's final state is committed (so a failed commit can still resume), a moment after the test
+ * sees that state. Bounded: files still there after a minute are a leak.
+ */
+async function expectWorkFilesRemoved(itemId: string, scanJobId: string) {
+  const { storage } = await import("~/storage/index.server");
+  let left: string[] = [];
+  await waitFor(
+    "the scan's working files to be removed",
+    async () => {
+      left = (await storage().list(`items/${itemId}/scan/work/`)).map((file) => file.key);
+      return left.length === 0 && !existsSync(path.join(WORK_DIR, scanJobId));
+    },
+    60_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}: ${left.length} stored files left (${left.slice(0, 3).join(", ")} …)`);
+  });
+}
+
 async function scanCredits() {
   const quotas = await api("GET", "/user/quotas", { token: owner.idToken });
   return quotas.json.data.total_scan_credit as number;
@@ -366,8 +386,7 @@ describe("an image-set scan", () => {
       expect(bell.json.data.notifications).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "scan_finished", link: `/item/${itemId}` })]));
 
       // Working files are gone; the uploaded photos stay for a later reprocessing.
-      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
-      expect(existsSync(path.join(WORK_DIR, scanJobId))).toBe(false);
+      await expectWorkFilesRemoved(itemId, scanJobId);
       expect(await storage().list(`items/${itemId}/images/`)).toHaveLength(set.files.length);
     },
     1_500_000,
@@ -398,8 +417,7 @@ describe("an image-set scan", () => {
       expect(await scanCredits()).toBe(creditsBefore);
       const bell = await api("GET", "/notifications", { token: owner.idToken });
       expect(bell.json.data.notifications).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "scan_failed", link: `/item/${itemId}` })]));
-      const { storage } = await import("~/storage/index.server");
-      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
+      await expectWorkFilesRemoved(itemId, scanJobId);
     },
     600_000,
   );
@@ -433,9 +451,7 @@ describe("an image-set scan", () => {
       expect(credits.released).toHaveLength(1);
       expect(credits.consumed).toHaveLength(0);
       expect(await scanCredits()).toBe(creditsBefore);
-      const { storage } = await import("~/storage/index.server");
-      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
-      expect(existsSync(path.join(WORK_DIR, scanJobId))).toBe(false);
+      await expectWorkFilesRemoved(itemId, scanJobId);
       const after = await api("GET", `/scan/${itemId}`, { token: owner.idToken });
       expect(after.json.data).toMatchObject({ status: "cancelled", can_cancel: false, can_retry: true });
     },
@@ -506,7 +522,7 @@ describe("a video scan", () => {
       expect(await scanCredits()).toBe(creditsBefore - 1);
       // The uploaded video is kept for a later reprocessing; the working files are not.
       expect(await storage().stat(link.json.data.path)).not.toBeNull();
-      expect(await storage().list(`items/${itemId}/scan/work/`)).toEqual([]);
+      await expectWorkFilesRemoved(itemId, scanJobId);
     },
     1_500_000,
   );
