@@ -235,7 +235,8 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
   const scriptUrls = new Map<string, string>();
   cdp.on("Network.requestWillBeSent", (event) => scriptUrls.set(event.requestId, event.request.url));
   if (TRACE && !slow) await page.context().browser()!.startTracing(page, { categories: ["devtools.timeline", "v8.execute", "disabled-by-default-devtools.timeline", "toplevel"] });
-  await page.goto(url);
+  // Not until "load": a page busy parsing a 1M-splat .ply fires it after Playwright's 30 s; the counters below say when it is shown.
+  await page.goto(url, { waitUntil: "commit" });
   let stats = await read();
   for (let i = 0; i < 600 && !stats?.readyAt; i++) {
     await page.waitForTimeout(250);
