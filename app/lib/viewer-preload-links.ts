@@ -7,7 +7,8 @@ import type { MetaDescriptor } from "@remix-run/node";
 export function viewerPreloadLinks(preloads: { modules: string[]; fetches: string[] } | null | undefined): MetaDescriptor[] {
   if (!preloads) return [];
   return [
-    ...preloads.modules.map((href) => ({ tagName: "link", rel: "modulepreload", href }) as const),
+    // data-viewer: startViewerEarly() starts the viewer on pages that named it.
+    ...preloads.modules.map((href) => ({ tagName: "link", rel: "modulepreload", href, "data-viewer": "" }) as const),
     // data-splat: startViewerEarly() then starts Spark at once too.
     ...preloads.fetches.map((href) => ({ tagName: "link", rel: "preload", href, as: "fetch", crossOrigin: "anonymous", "data-splat": "" }) as const),
   ];
@@ -20,7 +21,8 @@ export function viewerPreloadLinks(preloads: { modules: string[]; fetches: strin
  * first bytes have told the viewer the format.
  */
 export function startViewerEarly(): void {
-  if (typeof document === "undefined") return;
+  // Only where the page will show a model (not for an unavailable embed or a scan still processing).
+  if (typeof document === "undefined" || !document.querySelector("link[data-viewer]")) return;
   const viewer = import("~/viewer");
   if (document.querySelector("link[data-splat]")) viewer.then((module) => module.preloadSplatRenderer()).catch(() => undefined);
   else viewer.catch(() => undefined);
