@@ -2,6 +2,7 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { sparkWasmAsFile } from "./scripts/lib/spark-wasm-file";
+import { viewerPreloads } from "./scripts/lib/viewer-preloads";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -25,6 +26,7 @@ export default defineConfig({
     }),
     tsconfigPaths(),
     sparkWasmAsFile(),
+    viewerPreloads(),
   ],
   build: { assetsInlineLimit: 0, chunkSizeWarningLimit: 2000 },
   optimizeDeps: { include: ["three", "@sparkjsdev/spark"] },

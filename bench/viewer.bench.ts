@@ -166,6 +166,9 @@ interface Timeline {
   scriptsDone: number;
   modelStart: number | null;
   modelDone: number | null;
+  /** The viewer's User Timing marks (viewer:…) and the larger requests, for BENCH_VIEWER_FILES=1. */
+  marks: Array<{ name: string; at: number }>;
+  requests: Array<{ name: string; start: number; end: number; kB: number }>;
 }
 
 /** The page's timeline; the model is the longest request whose URL holds `modelKey` (the item's id). */
@@ -182,6 +185,10 @@ function readTimeline(page: Page, modelKey: string): Promise<Timeline> {
       scriptsDone: Math.max(0, ...scripts.map((entry) => entry.responseEnd)),
       modelStart: model ? model.startTime : null,
       modelDone: model ? model.responseEnd : null,
+      marks: performance.getEntriesByType("mark").filter((entry) => entry.name.startsWith("viewer:")).map((entry) => ({ name: entry.name, at: entry.startTime })),
+      requests: resources
+        .filter((entry) => entry.encodedBodySize >= 8 * 1024)
+        .map((entry) => ({ name: entry.name.split("?")[0]!.split("/").pop()!, start: entry.startTime, end: entry.responseEnd, kB: Math.round(entry.encodedBodySize / 1024) })),
     };
   }, modelKey);
 }
@@ -228,7 +235,8 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
   const scriptUrls = new Map<string, string>();
   cdp.on("Network.requestWillBeSent", (event) => scriptUrls.set(event.requestId, event.request.url));
   if (TRACE && !slow) await page.context().browser()!.startTracing(page, { categories: ["devtools.timeline", "v8.execute", "disabled-by-default-devtools.timeline", "toplevel"] });
-  await page.goto(url);
+  // Not until "load": a page busy parsing a 1M-splat .ply fires it after Playwright's 30 s; the counters below say when it is shown.
+  await page.goto(url, { waitUntil: "commit" });
   let stats = await read();
   for (let i = 0; i < 600 && !stats?.readyAt; i++) {
     await page.waitForTimeout(250);
@@ -364,6 +372,10 @@ try {
     const t = embed.timeline;
     if (t) {
       const decode = embed.firstFrameMs !== null && t.modelDone !== null ? embed.firstFrameMs - Math.max(t.modelDone, t.scriptsDone) : null;
+      if (process.env.BENCH_VIEWER_FILES === "1") {
+        for (const r of t.requests) print(`${"".padEnd(16)} request ${r.name.slice(0, 40).padEnd(40)} ${String(r.kB).padStart(6)} kB  ${fmtMs(r.start)}–${fmtMs(r.end)}`);
+        print(`${"".padEnd(16)} viewer marks: ${t.marks.map((m) => `${m.name.slice("viewer:".length)} ${fmtMs(m.at)}`).join(", ")}`);
+      }
       print(`${"".padEnd(14)} embed timeline (local): HTML ${fmtMs(t.htmlDone)}, scripts loaded ${fmtMs(t.scriptsDone)}, DOMContentLoaded ${fmtMs(t.domContentLoaded)}, model request ${fmtMs(t.modelStart)}–${fmtMs(t.modelDone)}, decode + first sort ${fmtMs(decode)}, first frame ${fmtMs(embed.firstFrameMs)}`);
     }
     for (const [name, m] of [["embed", embed], ["plain", baseline]] as const) {

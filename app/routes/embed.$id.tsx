@@ -10,6 +10,8 @@ import { embedQuery, parseEmbedOptions } from "~/lib/embed-options";
 import { isSplatFormat } from "~/lib/model-format";
 import type { RouteHandle } from "~/lib/route-handle";
 import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
+import { startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
+import { viewerPreloads } from "~/lib/viewer-preloads.server";
 import { usePublicEnv } from "~/lib/use-public-env";
 
 // /embed/{id}: framable by any site (entry.server: frame-ancestors *), no layout. Shows what any visitor may
@@ -24,7 +26,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const view: EmbedView = uuidSchema.safeParse(params.id).success
     ? await getEmbedView({ itemId: params.id!, embedId: options.embedId })
     : { state: "unavailable" };
-  return json({ view, options }, { status: view.state === "unavailable" ? 404 : 200 });
+  // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page.
+  const preloads = view.state === "live" ? viewerPreloads({ splat: isSplatFormat(view.item.delivered_format ?? view.item.file_format) }) : null;
+  return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200 });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
@@ -39,8 +43,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     ...(item && appUrl ? itemSocialMeta(item, appUrl) : []),
     // The model request starts with the page, not after the scripts have run and React has hydrated (issue 20):
     // the viewer's fetch (same URL, CORS mode, no credentials for a public model) is then served from it.
-    // data-splat: the module below then also starts loading the splat renderer (Spark and its WASM) at once.
+    // data-splat: startViewerEarly() then also starts loading the splat renderer (Spark and its WASM) at once.
     ...(model ? [{ tagName: "link", rel: "preload", href: model, as: "fetch", crossOrigin: "anonymous", ...(splat ? { "data-splat": "" } : {}) } as const] : []),
+    ...viewerPreloadLinks(data?.preloads),
   ];
 };
 
@@ -50,14 +55,7 @@ function preloadedModelUrl(item: { model_url: string | null; scene_parts?: unkno
   return item.model_url || null;
 }
 
-// The viewer bundle (three.js, our viewer) starts loading when this route's module runs, before hydration,
-// instead of in ModelViewer's effect after it (the effect's own import() then finds it under way); for a
-// splat, Spark too, instead of after the model's first bytes have told the viewer the format.
-if (typeof document !== "undefined") {
-  const viewer = import("~/viewer");
-  if (document.querySelector('link[rel="preload"][data-splat]')) viewer.then((module) => module.preloadSplatRenderer()).catch(() => undefined);
-  else viewer.catch(() => undefined);
-}
+startViewerEarly();
 
 const UNAVAILABLE = "This model is private or no longer available.";
 const NOT_READY = "This model is not ready yet.";

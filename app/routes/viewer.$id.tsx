@@ -6,19 +6,27 @@ import { listAnnotations } from "~/domain/annotations.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import { loadVisibleItem } from "~/lib/visible-item.server";
 import { hasSomethingToView } from "~/domain/item-presenter";
+import { isSplatFormat } from "~/lib/model-format";
+import { startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
+import { viewerPreloads } from "~/lib/viewer-preloads.server";
 
 // /viewer/{id}: the model full screen, without the site's header and footer (SPEC §2 "no layout").
 export const handle: RouteHandle = { layout: false };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const item = await loadVisibleItem(request, params.id, { countView: true });
-  return json({ item, annotations: await listAnnotations({ itemId: item.id }) });
+  // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page (issue 20).
+  const preloads = hasSomethingToView(item) ? viewerPreloads({ splat: isSplatFormat(item.delivered_format ?? item.file_format) }) : null;
+  return json({ item, annotations: await listAnnotations({ itemId: item.id }), preloads });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.item.name} — Scanroom viewer` : "Viewer — Scanroom" },
   ...(data && data.item.visibility !== "public" ? [{ name: "robots", content: "noindex" }] : []),
+  ...viewerPreloadLinks(data?.preloads),
 ];
+
+startViewerEarly();
 
 export default function FullScreenViewer() {
   const { item, annotations } = useLoaderData<typeof loader>();

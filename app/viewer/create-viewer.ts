@@ -140,6 +140,12 @@ export function createViewer(options: ViewerOptions): Viewer {
   let frames = 0;
   let firstFrameAt: number | null = null;
   let readyAt: number | null = null;
+  /** A User Timing mark of the load path (DevTools' timeline, the viewer bench's breakdown; issue 20). */
+  const mark = (name: string) => {
+    if (typeof performance !== "undefined" && typeof performance.mark === "function") performance.mark(`viewer:${name}`);
+  };
+  /** The model on show at the last render, and how many splats Spark drew in it (0 before a first sort). */
+  let lastDrawn: { model: LoadedModel | null; splats: number } = { model: null, splats: 0 };
   /** Counts user moves of the camera, to keep their view when a preview is replaced by the full model. */
   let interactions = 0;
   const countInteraction = () => {
@@ -186,6 +192,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (!renderer) return;
     needsRender = false;
     renderer.render(scene, camera);
+    lastDrawn = { model, splats: spark?.activeSplats ?? 0 };
     frames++;
     events.emit("render", undefined);
   }
@@ -296,20 +303,30 @@ export function createViewer(options: ViewerOptions): Viewer {
    */
   async function waitForFirstDraw(kind: LoadedModel["kind"]): Promise<void> {
     if (!renderer) return;
+    mark("presented");
     renderNow(); // synchronous: compiles shaders and surfaces GPU errors inside load()
     if (kind !== "mesh" && spark) {
+      const shown = model;
       const deadline = performance.now() + SPLAT_FIRST_DRAW_TIMEOUT_MS;
+      let drawn = false;
       while (!disposed && spark && performance.now() < deadline) {
-        // A first sort has finished (its splats are the active ones). Waiting for Spark to settle
-        // could take long: a moving camera (autorotate) keeps it re-sorting.
+        // A frame of the render loop drew this model's sorted splats: that is the first frame. Drawing
+        // another one on top cost a whole frame (~0.7 s for 90k splats under SwiftShader; issue 20).
+        if (lastDrawn.model === shown && lastDrawn.splats > 0) {
+          drawn = true;
+          break;
+        }
+        // A first sort has finished but no frame drew it yet (a still camera, or a paused loop). Waiting
+        // for Spark to settle could take long: a moving camera (autorotate) keeps it re-sorting.
         if (spark.activeSplats > 0) break;
         await tick();
       }
-      if (!disposed && renderer) renderNow(); // draws the sorted splats
+      if (!drawn && !disposed && renderer) renderNow(); // draws the sorted splats
     }
     if (disposed || !renderer) return;
     if (needsRender) renderNow();
     waitForGpu(renderer.getContext()); // gpu-fence.ts: finish(), not a polled fence (issue 20)
+    if (firstFrameAt === null) mark("first-frame");
     firstFrameAt ??= performance.now();
     if (!disposed && loop?.running) await loop.nextFrame();
   }
@@ -353,6 +370,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     const target = ensureRenderer(!splat);
     if (splat) {
       await ensureSpark(target);
+      mark("splat-renderer");
       return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }) };
     }
     // GLTFLoader and its decoders load with the first mesh: a splat page never downloads them (issue 20).
@@ -405,6 +423,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     const { isCurrent, cancellation, fail } = beginLoad();
 
     const started = performance.now();
+    mark("load");
     let previewedAt: number | null = null;
     let loaded: LoadedModel;
     let format: ModelFormat;
@@ -426,9 +445,11 @@ export function createViewer(options: ViewerOptions): Viewer {
             })
           : request.bytes;
       if (!isCurrent()) throw cancellation();
+      mark("received");
       ({ model: loaded, format } = await decodeModel(bytes, fileName, (done, total) => {
         if (isCurrent()) events.emit("progress", { loaded: done, total });
       }));
+      mark("decoded");
     } catch (error) {
       throw fail(error, EMPTY_OR_CORRUPTED);
     }

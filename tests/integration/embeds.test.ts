@@ -189,6 +189,21 @@ describe("the /embed page", () => {
     await setPlan(aliceId, "free");
   });
 
+  it("names the viewer's scripts in a live embed's HTML, so they load with the page; Spark only for a splat", async () => {
+    const hrefs = (html: string, rel: string) => [...html.matchAll(new RegExp(`<link[^>]*rel="${rel}"[^>]*>`, "g"))].map((match) => /href="([^"]+)"/.exec(match[0])![1]!);
+    const live = await page(`/embed/${ids.public}`);
+    const modules = hrefs(live.text, "modulepreload");
+    expect(modules.some((href) => /\/assets\/three\.module-[\w-]+\.js$/.test(href))).toBe(true);
+    expect(modules.some((href) => /spark/.test(href))).toBe(false); // a .glb: no splat renderer
+    expect(hrefs(live.text, "preload").some((href) => href.endsWith(".wasm"))).toBe(false);
+    for (const href of modules) {
+      const response = await fetch(`${server.url}${href}`);
+      expect(response.status, href).toBe(200);
+      expect(response.headers.get("content-type"), href).toMatch(/javascript/);
+    }
+    expect(hrefs((await page(`/embed/${ids.private}`)).text, "modulepreload").some((href) => /three\.module/.test(href))).toBe(false);
+  });
+
   it("refuses a private or unknown model with a plain page — to its owner too, since an embed shows what visitors see", async () => {
     const cookie = await sessionCookie(server.url, alice);
     for (const [pathName, who] of [
