@@ -38,7 +38,7 @@ describe("the ground plane", () => {
     const { plane, share } = found!;
     // The floor is y = 0 on average: normal ±(0, 1, 0), offset 0.
     const tilt = Math.acos(Math.min(1, Math.abs(plane.normal[1]))) * (180 / Math.PI);
-    console.log(`ground plane: tilt ${tilt.toFixed(4)}° (bound 0.5°), offset ${plane.d.toExponential(2)} (bound 1e-3), ${(share * 100).toFixed(1)} % of the vertices`);
+    console.warn(`ground plane: tilt ${tilt.toFixed(4)}° (bound 0.5°), offset ${plane.d.toExponential(2)} (bound 1e-3), ${(share * 100).toFixed(1)} % of the vertices`);
     expect(tilt).toBeLessThan(0.5);
     expect(Math.abs(plane.d)).toBeLessThan(1e-3);
     expect(share).toBeGreaterThan(0.8);
@@ -46,7 +46,7 @@ describe("the ground plane", () => {
     const { mesh: snapped, snapped: moved } = snapToPlane(mesh, plane, 0.01);
     let floorWorst = 0;
     for (let v = 0; v < floorVertices; v++) floorWorst = Math.max(floorWorst, Math.abs(snapped.positions[v * 3 + 1] - plane.d * plane.normal[1]));
-    console.log(`snapped ${moved} vertices; floor's largest height after snapping ${floorWorst.toExponential(2)} (before 4e-3)`);
+    console.warn(`snapped ${moved} vertices; floor's largest height after snapping ${floorWorst.toExponential(2)} (before 4e-3)`);
     expect(floorWorst).toBeLessThan(1e-5);
     // The ball's vertices more than 0.01 above the floor did not move; faces are untouched.
     for (let v = floorVertices; v < mesh.positions.length / 3; v++)
