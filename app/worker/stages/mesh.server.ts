@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { readDensePly, type RegionOfInterest } from "../dense-points";
 import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions } from "../mesh-cleanup";
+import { dominantPlane, snapToPlane } from "../ground-plane";
 import { cropMesh, readMeshPly, validateGlb, type Mesh } from "../mesh-glb";
 import { assertValidGltf } from "../gltf-validation.server";
 import { ToolError } from "../run-tool.server";
@@ -28,6 +29,8 @@ export interface MeshResult {
   removedComponents?: number;
   /** Faces of the Poisson surface removed because no dense point supports them. */
   unsupportedFaces?: number;
+  /** Vertices of the surface put on the ground plane (0 when no plane holds enough of the surface). */
+  groundVertices?: number;
   seconds?: Record<string, number>;
 }
 
@@ -37,6 +40,12 @@ const POISSON_TRIM = 4;
 const POISSON_DEPTH = 9;
 /** Connected pieces with fewer than this share of the surface's faces are floaters, removed. */
 const MIN_COMPONENT_SHARE = 0.01;
+/**
+ * Vertices within this many dense-point spacings of the surface's dominant plane (the ground) are put on
+ * it, when that plane holds at least MIN_GROUND_SHARE of the vertices (decision 031).
+ */
+const GROUND_SNAP_SPACINGS = 1.5;
+const MIN_GROUND_SHARE = 0.2;
 /** The photos the texture is baked from are undistorted at up to this long side (px). */
 const TEXTURE_VIEW_SIZE = 1600;
 /** Largest atlas side (texels) and the most texels per face cell side (sr-texture matches it to the photos). */
@@ -94,7 +103,7 @@ type LevelOutcome =
 async function cleanSurface(
   ctx: StageContext,
   roi: RegionOfInterest,
-): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number; unsupportedFaces: number }> {
+): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number; unsupportedFaces: number; groundVertices: number }> {
   await mkdir(ctx.path("mesh/scratch"), { recursive: true });
   const poissonFailed = await attempt("Poisson meshing", () =>
     ctx.tool({
@@ -118,10 +127,22 @@ async function cleanSurface(
   if (cropped.indices.length === 0) return { skipped: "the Poisson mesher found no surface inside the region of interest" };
   // Where no dense point supports the surface, Poisson invented it: cut there, then drop the crumbs.
   const points = readDensePly(new Uint8Array(await readFile(ctx.path("dense/points.ply")))).positions;
-  const supported = removeUnsupportedFaces(cropped, points, supportOptions(medianSpacing(points)));
-  const { mesh, removedComponents } = removeSmallComponents(supported.mesh, MIN_COMPONENT_SHARE);
+  const spacing = medianSpacing(points);
+  const supported = removeUnsupportedFaces(cropped, points, supportOptions(spacing));
+  const cleaned = removeSmallComponents(supported.mesh, MIN_COMPONENT_SHARE);
+  const removedComponents = cleaned.removedComponents;
+  let mesh = cleaned.mesh;
+  // The ground under the object is flat; the noise of the points it was meshed from is not (decision 031).
+  const groundReach = GROUND_SNAP_SPACINGS * spacing;
+  const ground = dominantPlane(mesh.positions, groundReach);
+  let groundVertices = 0;
+  if (ground && ground.share >= MIN_GROUND_SHARE) {
+    const snapped = snapToPlane(mesh, ground.plane, groundReach);
+    mesh = snapped.mesh;
+    groundVertices = snapped.snapped;
+  }
   if (mesh.indices.length === 0) return { skipped: "no part of the Poisson surface is supported by the dense points" };
-  return { skipped: null, surface: mesh, removedComponents, unsupportedFaces: supported.removedFaces };
+  return { skipped: null, surface: mesh, removedComponents, unsupportedFaces: supported.removedFaces, groundVertices };
 }
 
 async function texturedLevel(ctx: StageContext, surface: Mesh, level: Level, progress: [number, number]): Promise<LevelOutcome> {
@@ -212,6 +233,7 @@ async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<Mesh
     uncompressedBytes: main.uncompressedBytes,
     removedComponents: surface.removedComponents,
     unsupportedFaces: surface.unsupportedFaces,
+    groundVertices: surface.groundVertices,
     seconds: timings,
   };
 }
@@ -226,9 +248,10 @@ export const meshStage: StageDefinition<MeshResult> = {
   name: "mesh",
   // 3: photo-consistent views blended per texel, atlas cells in surface order and sized to the photos.
   // 4: surface continued past the measured points removed (removeUnsupportedFaces).
-  version: 4,
+  // 5: the ground's vertices put on its plane (snapToPlane).
+  version: 5,
   outputs: [MESH_FILE, MESH_LITE_FILE],
-  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: POISSON_TRIM, minComponent: MIN_COMPONENT_SHARE, support: SUPPORT_IN_SPACINGS, views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
+  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: POISSON_TRIM, minComponent: MIN_COMPONENT_SHARE, support: SUPPORT_IN_SPACINGS, ground: [GROUND_SNAP_SPACINGS, MIN_GROUND_SHARE], views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
   async run(ctx) {
     await rm(ctx.path("mesh"), { recursive: true, force: true });
     if (ctx.config.SCAN_MESH === "off") return { skipped: "mesh building is off on this worker" };
