@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import pg from "pg";
 import { databaseUrl } from "../setup/config";
 import { ensureTestMedia } from "../setup/media";
@@ -29,6 +30,9 @@ test("with no worker able to scan, the Upload dialog and the dashboard say scans
 
   await expect(page.getByTestId("scans-unavailable")).toContainText("Scans are unavailable on this server");
   await expect(page.getByTestId("scans-unavailable")).toContainText("colmap");
+  // The warning is readable: its text meets WCAG AA contrast on its tint (PrimeReact's own warn colour did not).
+  const contrast = await new AxeBuilder({ page }).include('[data-testid="scans-unavailable"]').withRules(["color-contrast"]).analyze();
+  expect(contrast.violations.map((v) => v.nodes.map((n) => n.failureSummary))).toEqual([]);
 
   await page.getByTestId("new-model").click();
   const dialog = page.getByTestId("upload-dialog");
