@@ -6,8 +6,7 @@ import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
-import { uploadReadyModel } from "../setup/upload-model";
-import { waitFor } from "../setup/wait-for";
+import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
 import { SHARED_DATA } from "../setup/shared-data";
 
 // Embeds and sharing (issue 6): registered embeds and the embed quota, the /embed page (framing, options,
@@ -381,7 +380,7 @@ describe("oEmbed and link previews", () => {
       thumbnail_height: 48,
     });
     // The other model's thumbnail is the one rendered for it automatically (640×480) once that is done.
-    await waitFor("the automatic thumbnail", async () => (await api("GET", `/item/${ids.unlisted}`, { token: alice.idToken })).json.data.thumbnail_url, 120_000, 500);
+    await waitForAutomaticThumbnail(api, alice, ids.unlisted);
     const small = await (await fetch(`${server.url}/oembed?url=${encodeURIComponent(`${server.url}/embed/${ids.unlisted}`)}&maxwidth=320`)).json();
     expect(small).toMatchObject({ type: "rich", title: "Walnut chair", width: 320, height: 240, thumbnail_width: 640, thumbnail_height: 480 });
     expect(small.thumbnail_url).toMatch(new RegExp(`^${server.url}/v1/item/${ids.unlisted}/thumbnail`));

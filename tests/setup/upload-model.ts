@@ -1,5 +1,6 @@
 import type { DeclaredModelType } from "~/lib/model-format";
 import type { apiClient } from "./api";
+import { waitFor } from "./wait-for";
 import type { TestIdentity } from "./firebase-users";
 
 /**
@@ -24,4 +25,18 @@ export async function uploadReadyModel(
     if (patched.status !== 200) throw new Error(`PATCH /item answered ${patched.status}: ${JSON.stringify(patched.json)}`);
   }
   return itemId;
+}
+
+/**
+ * Waits for the thumbnail the server renders for a new model by itself (issue 18, within a minute of it
+ * becoming ready; two allowed on a loaded machine): tests that compare what the API answers before and after
+ * an action wait for it first, so its arrival is not taken for a change. Answers the item's thumbnail_url.
+ */
+export async function waitForAutomaticThumbnail(api: ReturnType<typeof apiClient>, owner: Pick<TestIdentity, "idToken">, itemId: string): Promise<string> {
+  return waitFor(
+    "the automatic thumbnail",
+    async () => (await api("GET", `/item/${itemId}`, { token: owner.idToken })).json.data.thumbnail_url as string | null,
+    120_000,
+    500,
+  );
 }
