@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dominantPlane, snapToPlane } from "./ground-plane";
+import { dominantPlane, refinePlane, snapToPlane } from "./ground-plane";
 import type { Mesh } from "./mesh-glb";
 
 /** A bumpy 41×41 floor (y = ±0.004 in a fixed pattern, 2 units wide) and a unit-radius ball resting on it. */
@@ -53,6 +53,46 @@ describe("the ground plane", () => {
       if (mesh.positions[v * 3 + 1] > 0.011) expect(Array.from(snapped.positions.subarray(v * 3, v * 3 + 3))).toEqual(Array.from(mesh.positions.subarray(v * 3, v * 3 + 3)));
     expect(snapped.indices).toBe(mesh.indices);
     expect(moved).toBeGreaterThanOrEqual(floorVertices);
+  });
+
+  it("is refitted to measured points of the ground, and the floor's vertices go onto the measured plane", () => {
+    // The surface's floor sits 0.01 above the true ground (y = 0) and is tilted 1°; structure-from-motion
+    // points lie on the true ground (±0.001) and on the ball (which must not pull the plane).
+    const { mesh, floorVertices } = floorAndBall();
+    const tilt = (1 * Math.PI) / 180;
+    const surface: Mesh = { ...mesh, positions: Float32Array.from(mesh.positions) };
+    for (let v = 0; v < floorVertices; v++) surface.positions[v * 3 + 1] = 0.01 + Math.tan(tilt) * surface.positions[v * 3];
+    const points: number[] = [];
+    let state = 3;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    for (let i = 0; i < 400; i++) points.push(random(), 0.001 * random(), random());
+    for (let i = 0; i < 100; i++) {
+      const a = Math.PI * random(), b = Math.PI * random();
+      points.push(0.3 * Math.cos(a) * Math.cos(b), 0.3 + 0.3 * Math.sin(b), 0.3 * Math.sin(a) * Math.cos(b));
+    }
+    const found = dominantPlane(surface.positions, 0.02)!;
+    const measured = refinePlane(found.plane, Float32Array.from(points), 0.03)!;
+    const angle = (Math.acos(Math.min(1, Math.abs(measured.plane.normal[1]))) * 180) / Math.PI;
+    console.warn(`surface floor at d ${found.plane.d.toFixed(4)}; refitted to ${measured.points} points: d ${measured.plane.d.toExponential(2)} (bound 1e-3), tilt ${angle.toFixed(3)}° (bound 0.1°)`);
+    expect(Math.abs(measured.plane.d)).toBeLessThan(1e-3);
+    expect(angle).toBeLessThan(0.1);
+    expect(measured.points).toBeGreaterThanOrEqual(350);
+    expect(measured.points).toBeLessThan(450);
+
+    const { mesh: snapped, snapped: moved } = snapToPlane(surface, found.plane, 0.02, measured.plane);
+    let worst = 0;
+    for (let v = 0; v < floorVertices; v++) worst = Math.max(worst, Math.abs(snapped.positions[v * 3 + 1]));
+    expect(worst).toBeLessThan(2e-3);
+    expect(moved).toBeGreaterThanOrEqual(floorVertices);
+  });
+
+  it("is not refitted to points that lie elsewhere, or to too few", () => {
+    const plane = { normal: [0, 1, 0] as [number, number, number], d: 0 };
+    // Points on a wall (x = 0.01) near the plane's line: within reach, but the refit would turn 90°.
+    const wall: number[] = [];
+    for (let i = 0; i < 100; i++) wall.push(0.01, (i % 10) * 0.002, Math.floor(i / 10) * 0.1);
+    expect(refinePlane(plane, Float32Array.from(wall), 0.05)).toBeNull();
+    expect(refinePlane(plane, Float32Array.from([0, 0, 0, 1, 0, 0, 0, 0, 1]), 0.05)).toBeNull();
   });
 
   it("is not found in fewer than three points", () => {

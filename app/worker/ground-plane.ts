@@ -68,14 +68,40 @@ export function dominantPlane(positions: Float32Array, threshold: number, trials
   return { plane, share: near.length / count };
 }
 
-/** The mesh with every vertex within `threshold` of `plane` moved onto it (along the normal); how many moved. */
-export function snapToPlane(mesh: Mesh, plane: Plane, threshold: number): { mesh: Mesh; snapped: number } {
+/**
+ * `plane` refitted to the points within `reach` of it, then again to those within half the reach of that fit
+ * (least squares both times); with how many points the last fit used. Null when fewer than `minPoints` lie
+ * near it, or when the refit turns more than `maxTiltDeg` from `plane` (the points lie on something else).
+ * The mesh stage refits the surface's ground to the structure-from-motion points: bundle-adjusted
+ * measurements of it, where the dense surface sits a few millimetres above it (decision 032).
+ */
+export function refinePlane(plane: Plane, points: Float32Array, reach: number, minPoints = 30, maxTiltDeg = 5): { plane: Plane; points: number } | null {
+  let current = plane;
+  let near: number[] = [];
+  for (const within of [reach, reach / 2]) {
+    near = [];
+    for (let v = 0; v < points.length / 3; v++) if (Math.abs(distanceTo(current, points, v * 3)) <= within) near.push(v);
+    if (near.length < Math.max(3, minPoints)) return null;
+    current = fitPlane(points, near);
+    // Keep the normal on the side `plane` had it.
+    const dot = current.normal[0] * plane.normal[0] + current.normal[1] * plane.normal[1] + current.normal[2] * plane.normal[2];
+    if (dot < 0) current = { normal: [-current.normal[0], -current.normal[1], -current.normal[2]], d: -current.d };
+    if (Math.acos(Math.min(1, Math.abs(dot))) > (maxTiltDeg * Math.PI) / 180) return null;
+  }
+  return { plane: current, points: near.length };
+}
+
+/**
+ * The mesh with every vertex within `threshold` of `plane` moved onto `target` (by default `plane` itself)
+ * along the target's normal; how many moved.
+ */
+export function snapToPlane(mesh: Mesh, plane: Plane, threshold: number, target: Plane = plane): { mesh: Mesh; snapped: number } {
   const positions = Float32Array.from(mesh.positions);
   let snapped = 0;
   for (let i = 0; i < positions.length; i += 3) {
-    const distance = distanceTo(plane, positions, i);
-    if (Math.abs(distance) > threshold) continue;
-    for (let k = 0; k < 3; k++) positions[i + k] -= distance * plane.normal[k];
+    if (Math.abs(distanceTo(plane, positions, i)) > threshold) continue;
+    const distance = distanceTo(target, positions, i);
+    for (let k = 0; k < 3; k++) positions[i + k] -= distance * target.normal[k];
     snapped++;
   }
   return { mesh: { ...mesh, positions }, snapped };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Mesh } from "./mesh-glb";
-import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions } from "./mesh-cleanup";
+import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions, trimByDensity } from "./mesh-cleanup";
 
 /** A UV sphere of radius r at `center` with `rings` × `segments` quads (two triangles each). */
 function sphere(r: number, center: [number, number, number], rings: number, segments: number): Mesh {
@@ -142,5 +142,44 @@ describe("removeUnsupportedFaces", () => {
     console.warn(`[support trim] sphere: kept ${keptFaces} faces (${upperFaces} on the measured half), removed ${removedFaces}; lowest kept face centre y = ${lowest.toFixed(3)} (spacing ${spacing.toFixed(4)})`);
     expect(keptFaces).toBeGreaterThanOrEqual(upperFaces);
     expect(lowest).toBeGreaterThan(-near * spacing - 0.03);
+  });
+});
+
+describe("trimByDensity", () => {
+  /** A sphere sampled densely on its upper half: the mesher's density falls off below the equator (octree levels). */
+  function halfMeasuredSphere(offset: number) {
+    const mesh = sphere(1, [0, 0, 0], 40, 80);
+    const densities = new Float32Array(mesh.positions.length / 3);
+    for (let v = 0; v < densities.length; v++) {
+      const y = mesh.positions[v * 3 + 1];
+      // 7 levels where measured, falling by up to 4 levels towards the unmeasured pole.
+      densities[v] = offset + (y >= 0 ? 7 : 7 + 4 * y);
+    }
+    return { mesh, densities };
+  }
+
+  it("cuts where the density falls two levels under the median, whatever the scan's absolute density", () => {
+    const cuts: number[] = [];
+    for (const offset of [0, -3, 4]) {
+      const { mesh, densities } = halfMeasuredSphere(offset);
+      const { mesh: trimmed, trim, removedFaces } = trimByDensity(mesh, densities, 2);
+      // Median 7 + offset (more than half the vertices are measured): the trim sits two levels under it.
+      expect(trim).toBeCloseTo(5 + offset, 5);
+      // Kept: everything above y = -0.5 (where the density is 5 + offset), nothing much below it.
+      let lowest = Infinity;
+      for (let v = 0; v < trimmed.positions.length / 3; v++) lowest = Math.min(lowest, trimmed.positions[v * 3 + 1]);
+      cuts.push(lowest);
+      expect(lowest).toBeGreaterThan(-0.6);
+      expect(lowest).toBeLessThan(-0.4);
+      expect(removedFaces).toBe(mesh.indices.length / 3 - trimmed.indices.length / 3);
+    }
+    console.warn(`density trim on a half-measured sphere at three absolute densities: lowest kept y ${cuts.map((y) => y.toFixed(3)).join(", ")} (the cut is at y = -0.5)`);
+    // A fixed trim would have cut all of the sparser scan away and none of the denser one.
+    expect(new Set(cuts.map((y) => y.toFixed(3))).size).toBe(1);
+  });
+
+  it("refuses densities that are not one per vertex", () => {
+    const mesh = sphere(1, [0, 0, 0], 4, 8);
+    expect(() => trimByDensity(mesh, new Float32Array(3), 2)).toThrow(/one density per vertex/);
   });
 });

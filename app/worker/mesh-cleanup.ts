@@ -57,6 +57,24 @@ export async function simplifyToBudget(mesh: Mesh, maxTriangles: number): Promis
   return { mesh: keepFaces(simplified, () => true), error };
 }
 
+/**
+ * Cuts the Poisson surface where its sampling density (the per-vertex `value` of COLMAP's mesher, in octree
+ * levels: one level lower is about half the points' density) falls `belowMedian` levels under the surface's
+ * median: the trim is chosen from the density distribution of each scan, so a sparser capture is not cut away
+ * whole as a fixed trim once did (DESIGN §6: densities 4–7.8 and a trim of 10). A face goes when the mean of
+ * its corners' densities is under the trim.
+ */
+export function trimByDensity(mesh: Mesh, densities: Float32Array, belowMedian: number): { mesh: Mesh; trim: number; removedFaces: number } {
+  if (densities.length !== mesh.positions.length / 3) throw new Error("one density per vertex is needed to trim the surface");
+  if (densities.length === 0) return { mesh, trim: 0, removedFaces: 0 };
+  const sorted = Float32Array.from(densities).sort();
+  const trim = sorted[Math.floor(sorted.length / 2)] - belowMedian;
+  const keep = (f: number) => (densities[mesh.indices[f * 3]] + densities[mesh.indices[f * 3 + 1]] + densities[mesh.indices[f * 3 + 2]]) / 3 >= trim;
+  let removedFaces = 0;
+  for (let f = 0; f < mesh.indices.length / 3; f++) if (!keep(f)) removedFaces++;
+  return { mesh: removedFaces ? keepFaces(mesh, keep) : mesh, trim, removedFaces };
+}
+
 /** Median distance from each point to its nearest neighbour: the dense cloud's spacing. */
 export function medianSpacing(points: Float32Array): number {
   const count = points.length / 3;

@@ -45,6 +45,8 @@ describe("the mesh export", () => {
     expect(Array.from(mesh.positions)).toEqual([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]);
     expect(Array.from(mesh.colors!)).toEqual([255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]);
     expect(Array.from(mesh.indices)).toEqual([0, 1, 2, 0, 2, 3]);
+    // The mesher's sampling density per vertex (its `value`), which the mesh stage trims by.
+    expect(Array.from(mesh.densities!)).toEqual([1.5, 1.5, 1.5, 1.5]);
     expect(Array.from(vertexNormals(mesh.positions, mesh.indices))).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]);
   });
 

@@ -30,14 +30,18 @@ export interface Mesh {
   indices: Uint32Array;
 }
 
-/** Reads a binary little-endian mesh .ply (vertex x/y/z[/red/green/blue], face vertex_indices lists; polygons fanned). */
-export function readMeshPly(bytes: Uint8Array): Mesh {
+/**
+ * Reads a binary little-endian mesh .ply (vertex x/y/z[/red/green/blue], face vertex_indices lists; polygons
+ * fanned), with the per-vertex `value` COLMAP's Poisson mesher writes (the sampling density) when present.
+ */
+export function readMeshPly(bytes: Uint8Array): Mesh & { densities: Float32Array | null } {
   const header = parsePlyHeader(bytes);
   if (header.format !== "binary_little_endian") throw new Error(`mesh ply format ${header.format} is not supported`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let offset = header.bodyOffset;
   let positions = new Float32Array(0);
   let colors: Uint8Array | null = null;
+  let densities: Float32Array | null = null;
   const indices: number[] = [];
   for (const element of header.elements) {
     if (element.name === "vertex") {
@@ -45,6 +49,7 @@ export function readMeshPly(bytes: Uint8Array): Mesh {
       const names = element.properties.map((p) => p.name);
       const hasColor = ["red", "green", "blue"].every((c) => names.includes(c));
       colors = hasColor ? new Uint8Array(element.count * 3) : null;
+      densities = names.includes("value") ? new Float32Array(element.count) : null;
       for (let i = 0; i < element.count; i++) {
         for (const property of element.properties) {
           if (property.list) throw new Error("list properties on vertices are not supported");
@@ -54,6 +59,7 @@ export function readMeshPly(bytes: Uint8Array): Mesh {
           if (axis >= 0) positions[i * 3 + axis] = value;
           const channel = ["red", "green", "blue"].indexOf(property.name);
           if (channel >= 0 && colors) colors[i * 3 + channel] = value;
+          if (property.name === "value" && densities) densities[i] = value;
         }
       }
     } else {
@@ -75,7 +81,7 @@ export function readMeshPly(bytes: Uint8Array): Mesh {
       }
     }
   }
-  return { positions, colors, indices: Uint32Array.from(indices) };
+  return { positions, colors, densities, indices: Uint32Array.from(indices) };
 }
 
 /** Area-weighted vertex normals. */
