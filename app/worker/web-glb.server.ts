@@ -12,8 +12,8 @@ import sharp from "sharp";
 /** WebP quality of the atlas (0–100): at 90 the atlas's colour error stays well below the texture's own. */
 const WEBP_QUALITY = 90;
 /**
- * Bits for UVs: one atlas cell per face is 16 texels of a ≤ 4096² atlas, so 12 bits (glTF-Transform's
- * default) would move a corner by up to a texel and bleed the neighbouring cell in; 16 bits keep it at 1/16.
+ * Bits for UVs: on a ≤ 4096² atlas of photo patches copied pixel for pixel, 12 bits (glTF-Transform's default)
+ * would move a corner by up to a texel, shifting the photo under it; 16 bits keep it at 1/16 of a texel.
  */
 const UV_BITS = 16;
 /** Position bits: 14 keep the error under 1/16,000 of the model's size (0.06 mm on a 1 m object). */

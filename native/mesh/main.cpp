@@ -1,8 +1,8 @@
 // sr-texture --mesh <mesh.ply> --model <undistorted sparse/> --images <undistorted images/> --output <dir>
-//            [--skip <file of image names not to use>] [--max-texture 4096] [--cell 16]
-//            [--texels-per-pixel 1] [--max-views 6] [--weight-power 2] [--outlier 0.12] [--min-share 0.15]
-// Bakes a texture atlas for the mesh from the photos (photo-consistent views blended per texel) and writes
-// <dir>/mesh.obj (positions, per-corner UVs) and <dir>/atlas.png. Progress lines on stdout.
+//            [--skip <file of image names not to use>] [--max-texture 4096] [--texels-per-pixel 1] [--margin 2]
+//            [--max-views 8] [--outlier 0.12] [--min-share 0.15] [--smoothness 0.3] [--level-seams 1]
+// Bakes a texture atlas for the mesh from the photos (one photo per patch of faces, texture_bake.h) and
+// writes <dir>/mesh.obj (positions, per-corner UVs) and <dir>/atlas.png. Progress lines on stdout.
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -49,22 +49,22 @@ int main(int argc, char** argv) {
     if (views.empty()) throw std::runtime_error("the model has no images");
     sr::BakeOptions options;
     options.maxSide = args.integer("max-texture", options.maxSide);
-    options.preferredCell = args.integer("cell", options.preferredCell);
     options.texelsPerPixel = float(args.num("texels-per-pixel", options.texelsPerPixel));
-    options.maxViews = args.integer("max-views", options.maxViews);
-    options.weightPower = float(args.num("weight-power", options.weightPower));
-    options.outlierColour = float(args.num("outlier", options.outlierColour));
-    options.minScoreShare = float(args.num("min-share", options.minScoreShare));
+    options.margin = args.integer("margin", options.margin);
+    options.views.maxViews = args.integer("max-views", options.views.maxViews);
+    options.views.outlierColour = float(args.num("outlier", options.views.outlierColour));
+    options.views.minScoreShare = float(args.num("min-share", options.views.minScoreShare));
+    options.labels.smoothness = float(args.num("smoothness", options.labels.smoothness));
+    options.levelSeams = args.integer("level-seams", 1) != 0;
+    if (options.maxSide < 64 || !(options.texelsPerPixel > 0) || options.margin < 0 || options.views.maxViews < 1 || options.labels.smoothness < 0)
+      throw std::runtime_error("--max-texture, --texels-per-pixel, --margin, --max-views or --smoothness is out of range");
     sr::BakedTexture baked = sr::bakeTexture(mesh.vertices, mesh.faces, views, options);
     sr::reportProgress(0.9, "writing");
-    size_t untextured = 0, blended = 0;
-    for (int v : baked.faceView) untextured += v < 0;
-    for (int n : baked.faceViewCount) blended += n;
     sr::saveImage(baked.atlas, output + "/atlas.png");
     sr::writeTexturedObj(output + "/mesh.obj", mesh, baked.uv);
-    std::printf("faces %zu vertices %zu views %zu untextured %zu views/face %.2f atlas %dx%d cell %d\n", mesh.faces.size(),
-                mesh.vertices.size(), views.size(), untextured, double(blended) / double(mesh.faces.size()),
-                baked.atlas.width, baked.atlas.height, baked.cell);
+    std::printf("faces %zu vertices %zu views %zu patches %d unseen %zu atlas %dx%d texels/pixel %.3f seam correction %.4f\n",
+                mesh.faces.size(), mesh.vertices.size(), views.size(), baked.patches, baked.unseenFaces, baked.atlas.width,
+                baked.atlas.height, double(baked.texelsPerPixel), double(baked.meanCorrection));
     sr::reportProgress(1.0, "done");
     return 0;
   } catch (const std::exception& e) {

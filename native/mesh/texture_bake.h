@@ -1,63 +1,45 @@
-// Texture baking for a scan mesh (issue 14, item 4).
-// View selection: every photo that sees a face (front-facing, inside the image, not hidden behind nearer
-// surface by a z-buffer of the mesh itself in that view) is a candidate, scored by the face's projected
-// area in pixels. Photo-consistency: the face's mean colour in each candidate is compared with the
-// candidates' median, and views that disagree (the face is occluded there by something the mesh lacks, or
-// the surface is off and the view sees what lies behind it) are dropped.
-// Blending: each texel is the score-weighted mean of the kept views that see that very point (per-texel
-// depth test), so neighbouring faces blend across their seams instead of switching photo abruptly.
-// Atlas: one square cell per face, cells in blocks of faces that lie together on the surface (faces in
-// Morton order of their centres, blocks filled in 2D Morton order), so the texture's mip levels mix only
-// neighbouring surface; each cell is baked through the face's plane past the triangle, so filtering never
-// reaches an unbaked texel.
+// Texture baking for a scan mesh (issue 14, item 4; docs/decisions/032-texture-patches.md).
+// Each face is painted from one photo: the views that see it whole are its candidates (view_candidates.h),
+// a labelling with a smoothness prior picks one per face so that neighbours share it (view_labels.h), and
+// each connected group of faces with the same view — a patch — takes its texture straight from that photo:
+// its UVs are the faces' projections into the photo, and its atlas rectangle is the photo's pixels around
+// them, copied one texel per pixel when the atlas has room (no resampling, so edges stay as sharp as the
+// photo has them). Photo pixels around each patch are kept as a margin for filtering. Seams between patches
+// are levelled (seam_leveling.h). Faces no view sees get the colour of the faces around them.
 #pragma once
 #include <Eigen/Core>
-#include <Eigen/Geometry>
 #include <vector>
 
 #include "lib/image.h"
+#include "mesh/seam_leveling.h"
+#include "mesh/view_candidates.h"
+#include "mesh/view_labels.h"
 
 namespace sr {
 
-// A pinhole view: world → camera x_c = R x + t, pixel = (fx x/z + cx, fy y/z + cy), pixel centres at +0.5.
-struct TextureView {
-  double fx = 0, fy = 0, cx = 0, cy = 0;
-  Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
-  Eigen::Vector3d t = Eigen::Vector3d::Zero();
-  ImageRGB image;
+struct BakeOptions {
+  int maxSide = 4096;          // largest atlas side (texels)
+  float texelsPerPixel = 1.f;  // atlas texels per photo pixel, lowered until the patches fit maxSide
+  int margin = 2;              // texels of photo kept around each patch (filtering and mip levels read past its edge)
+  ConsistencyOptions views;    // which views may paint a face
+  LabelOptions labels;         // how strongly neighbouring faces keep to one view
+  bool levelSeams = true;      // even out the colour between patches painted from different photos
+  LevelingOptions leveling;
 };
 
 struct BakedTexture {
   std::vector<Eigen::Vector2f> uv;  // per face corner (3 per face), glTF convention: (0,0) = top-left
-  std::vector<int> faceView;        // the best view per face (largest projected area), -1 when no view sees it
-  std::vector<int> faceViewCount;   // views blended into each face after the consistency check
+  std::vector<int> faceView;        // the view painting each face, -1 when no view sees it
   ImageRGB atlas;
-  int cell = 0;                     // texels per cell side
+  int patches = 0;                  // connected groups of faces painted from one view
+  float texelsPerPixel = 1.f;       // the scale the patches were copied at
+  size_t unseenFaces = 0;           // faces no view sees, coloured from their neighbours
+  float meanCorrection = 0;         // mean size (RGB distance) of the seam levelling's vertex corrections
 };
 
-struct BakeOptions {
-  int maxSide = 4096;      // largest atlas side (texels)
-  int preferredCell = 16;  // most texels per face cell side (when they fit)
-  float texelsPerPixel = 1.f;  // texel density against the median face's best photo (a smaller cell when coarser)
-  int maxViews = 6;        // most candidate views per face (the largest projected areas)
-  float minScoreShare = 0.15f;  // candidates below this share of the face's best score are not used
-  float weightPower = 2.f;      // blending weight = projected area ^ weightPower
-  float outlierColour = 0.12f;  // RGB distance (0–1) from the candidates' median colour that drops a view
-};
-
-// Largest cell side (texels) such that faceCount cells fit into a square atlas of at most maxSide.
-int atlasCellSize(size_t faceCount, int maxSide, int preferredCell);
-
-// Cells per atlas row for faceCount faces: a whole number of placement blocks.
-int atlasColumns(size_t faceCount);
-
-// The cell (column, row) of each face: faces near each other on the surface get cells near each other.
-std::vector<Eigen::Vector2i> atlasPlacement(const std::vector<Eigen::Vector3f>& vertices,
-                                            const std::vector<Eigen::Vector3i>& faces, int columns);
-
-// Per face, the index of the view that sees it with the largest projected area (-1 if none).
-std::vector<int> selectViews(const std::vector<Eigen::Vector3f>& vertices, const std::vector<Eigen::Vector3i>& faces,
-                             const std::vector<TextureView>& views);
+// Places rectangles (width, height) in rows no wider than `width`, tallest first; fills `positions`
+// (top-left corners) and returns the height used, or -1 when a rectangle is wider than `width`.
+int packRows(const std::vector<Eigen::Vector2i>& sizes, int width, std::vector<Eigen::Vector2i>& positions);
 
 BakedTexture bakeTexture(const std::vector<Eigen::Vector3f>& vertices, const std::vector<Eigen::Vector3i>& faces,
                          const std::vector<TextureView>& views, const BakeOptions& options = {});

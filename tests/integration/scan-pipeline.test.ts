@@ -296,14 +296,14 @@ describe("an image-set scan", () => {
       expect(gltfJson.extensionsUsed).toEqual(expect.arrayContaining(["EXT_meshopt_compression", "EXT_texture_webp"]));
       expect(gltfJson.images[0].mimeType).toBe("image/webp");
       console.warn(`[scan] mesh: ${JSON.stringify(metrics.mesh)}; light level ${JSON.stringify(metrics.meshLite)}; GLB ${glb.length} bytes`);
-      // Measured on this set: 5.3 MB (32.3 MB before compression); a product page's budget is a few MB.
+      // Measured on this set: 1.0 MB (15.9 MB before compression); a product page's budget is a few MB.
       expect(glb.length).toBeLessThanOrEqual(8 * 1024 * 1024);
       expect(metrics.mesh.triangles).toBeGreaterThan(10_000);
       expect(metrics.mesh.triangles).toBeLessThanOrEqual(200_000);
       expect(metrics.meshLite.triangles).toBeLessThanOrEqual(50_000);
       const lite = await download("?variant=mesh_lite");
       await assertValidGltf(lite);
-      // Measured 1.4 MB (the light level for AR and product pages).
+      // Measured 0.66 MB (the light level for AR and product pages).
       expect(lite.length).toBeLessThanOrEqual(3 * 1024 * 1024);
 
       const inspector = await startScanInspector();
@@ -338,11 +338,11 @@ describe("an image-set scan", () => {
         const rendered = await inspector.renderMesh(glb, meshCameraOf(heldOut, camera.params[0], photo.width, photo.height));
         const score = maskedPsnr(rendered, photo.data, photo.width, photo.height);
         writeFileSync(path.join(ROOT, "tests/.tmp/scan-heldout-mesh.png"), PNG.sync.write(Object.assign(new PNG({ width: photo.width, height: photo.height }), { data: Buffer.from(rendered) })));
-        // Measured 22.07 dB on this set (18.96 dB with one photo per face and faces in the atlas in mesher
-        // order); the issue's goal is 22 dB. The bound leaves room for COLMAP's run-to-run differences.
-        console.warn(`[scan] textured mesh from held-out view image-009: PSNR ${score.psnr.toFixed(2)} dB over the ${(score.coverage * 100).toFixed(1)} % of pixels it covers (bound 21 dB; goal 22 dB)`);
+        // Measured 24.7–24.8 dB on this set with one photo per patch and the ground on the measured plane
+        // (22.0–22.4 dB before, decision 034); the bound is the issue's goal.
+        console.warn(`[scan] textured mesh from held-out view image-009: PSNR ${score.psnr.toFixed(2)} dB over the ${(score.coverage * 100).toFixed(1)} % of pixels it covers (bound 22 dB)`);
         expect(score.coverage).toBeGreaterThan(0.3);
-        expect(score.psnr).toBeGreaterThanOrEqual(21);
+        expect(score.psnr).toBeGreaterThanOrEqual(22);
 
         // The published .ply, drawn by Spark as the viewer draws it, from the same held-out camera.
         const splatRender = await inspector.renderSplat(ply, meshCameraOf(heldOut, camera.params[0], photo.width, photo.height));

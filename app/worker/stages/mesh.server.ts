@@ -1,7 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { readDensePly, type RegionOfInterest } from "../dense-points";
-import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions } from "../mesh-cleanup";
-import { dominantPlane, snapToPlane } from "../ground-plane";
+import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions, trimByDensity } from "../mesh-cleanup";
+import { parsePoints } from "../colmap-model";
+import { dominantPlane, refinePlane, snapToPlane } from "../ground-plane";
 import { cropMesh, readMeshPly, validateGlb, type Mesh } from "../mesh-glb";
 import { assertValidGltf } from "../gltf-validation.server";
 import { ToolError } from "../run-tool.server";
@@ -25,17 +26,27 @@ export interface MeshResult {
   bytes?: number;
   liteBytes?: number;
   uncompressedBytes?: number;
+  /** The density the Poisson surface was cut at (octree levels) and the faces cut there. */
+  densityTrim?: number;
+  trimmedFaces?: number;
   /** Floating pieces removed from the Poisson surface before texturing. */
   removedComponents?: number;
   /** Faces of the Poisson surface removed because no dense point supports them. */
   unsupportedFaces?: number;
   /** Vertices of the surface put on the ground plane (0 when no plane holds enough of the surface). */
   groundVertices?: number;
+  /** Structure-from-motion points the ground plane was refitted to (0: the surface's own plane was kept). */
+  groundPoints?: number;
   seconds?: Record<string, number>;
 }
 
-/** Poisson trim (COLMAP's density units): drops the surface the solver invents far from the points. */
-const POISSON_TRIM = 4;
+/**
+ * The surface the Poisson solver invents far from the points is cut where its sampling density falls this many
+ * octree levels under the scan's median density (trimByDensity). COLMAP's own trim is set only so that it writes
+ * the densities: at 1 it cuts nothing.
+ */
+const TRIM_BELOW_MEDIAN = 2;
+const POISSON_WRITE_DENSITIES = 1;
 /** Poisson octree depth of the surface both levels are simplified from. */
 const POISSON_DEPTH = 9;
 /** Connected pieces with fewer than this share of the surface's faces are floaters, removed. */
@@ -48,9 +59,8 @@ const GROUND_SNAP_SPACINGS = 1.5;
 const MIN_GROUND_SHARE = 0.2;
 /** The photos the texture is baked from are undistorted at up to this long side (px). */
 const TEXTURE_VIEW_SIZE = 1600;
-/** Largest atlas side (texels) and the most texels per face cell side (sr-texture matches it to the photos). */
+/** Largest atlas side (texels) of the main level (the light one: 2048). */
 const ATLAS_MAX = 4096;
-const ATLAS_CELL = 16;
 
 const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 
@@ -103,7 +113,7 @@ type LevelOutcome =
 async function cleanSurface(
   ctx: StageContext,
   roi: RegionOfInterest,
-): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number; unsupportedFaces: number; groundVertices: number }> {
+): Promise<{ skipped: string } | { skipped: null; surface: Mesh; removedComponents: number; unsupportedFaces: number; groundVertices: number; groundPoints: number; densityTrim: number; trimmedFaces: number }> {
   await mkdir(ctx.path("mesh/scratch"), { recursive: true });
   const poissonFailed = await attempt("Poisson meshing", () =>
     ctx.tool({
@@ -113,7 +123,7 @@ async function cleanSurface(
         "--input_path", ctx.path("dense/points.ply"),
         "--output_path", ctx.path("mesh/poisson.ply"),
         "--PoissonMeshing.depth", String(POISSON_DEPTH),
-        "--PoissonMeshing.trim", String(POISSON_TRIM),
+        "--PoissonMeshing.trim", String(POISSON_WRITE_DENSITIES),
         "--PoissonMeshing.num_threads", String(ctx.config.SCAN_THREADS),
       ],
       env: { QT_QPA_PLATFORM: "offscreen" },
@@ -123,7 +133,10 @@ async function cleanSurface(
     }),
   );
   if (poissonFailed) return { skipped: poissonFailed };
-  const cropped = cropMesh(readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/poisson.ply")))), roi);
+  const poisson = readMeshPly(new Uint8Array(await readFile(ctx.path("mesh/poisson.ply"))));
+  if (!poisson.densities) return { skipped: "the Poisson mesher wrote no sampling densities" };
+  const trimmed = trimByDensity(poisson, poisson.densities, TRIM_BELOW_MEDIAN);
+  const cropped = cropMesh(trimmed.mesh, roi);
   if (cropped.indices.length === 0) return { skipped: "the Poisson mesher found no surface inside the region of interest" };
   // Where no dense point supports the surface, Poisson invented it: cut there, then drop the crumbs.
   const points = readDensePly(new Uint8Array(await readFile(ctx.path("dense/points.ply")))).positions;
@@ -132,17 +145,22 @@ async function cleanSurface(
   const cleaned = removeSmallComponents(supported.mesh, MIN_COMPONENT_SHARE);
   const removedComponents = cleaned.removedComponents;
   let mesh = cleaned.mesh;
-  // The ground under the object is flat; the noise of the points it was meshed from is not (decision 031).
+  // The ground under the object is flat; the noise of the points it was meshed from is not (decision 031). It
+  // goes where the structure-from-motion points measured it: the dense surface sits a little above (decision 032).
   const groundReach = GROUND_SNAP_SPACINGS * spacing;
   const ground = dominantPlane(mesh.positions, groundReach);
   let groundVertices = 0;
+  let groundPoints = 0;
   if (ground && ground.share >= MIN_GROUND_SHARE) {
-    const snapped = snapToPlane(mesh, ground.plane, groundReach);
+    const sparse = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8")).positions;
+    const measured = refinePlane(ground.plane, Float32Array.from(sparse), groundReach);
+    const snapped = snapToPlane(mesh, ground.plane, groundReach, measured?.plane);
     mesh = snapped.mesh;
     groundVertices = snapped.snapped;
+    groundPoints = measured?.points ?? 0;
   }
   if (mesh.indices.length === 0) return { skipped: "no part of the Poisson surface is supported by the dense points" };
-  return { skipped: null, surface: mesh, removedComponents, unsupportedFaces: supported.removedFaces, groundVertices };
+  return { skipped: null, surface: mesh, removedComponents, unsupportedFaces: supported.removedFaces, groundVertices, groundPoints, densityTrim: Math.round(trimmed.trim * 100) / 100, trimmedFaces: trimmed.removedFaces };
 }
 
 async function texturedLevel(ctx: StageContext, surface: Mesh, level: Level, progress: [number, number]): Promise<LevelOutcome> {
@@ -163,7 +181,6 @@ async function texturedLevel(ctx: StageContext, surface: Mesh, level: Level, pro
         "--skip", ctx.path("mesh/holdout.txt"),
         "--output", ctx.path(`${dir}/textured`),
         "--max-texture", String(level.atlasMax),
-        "--cell", String(ATLAS_CELL),
       ],
       parser: (line) => {
         const value = parseNativeProgress(line);
@@ -231,27 +248,32 @@ async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<Mesh
     bytes: main.glb.length,
     liteBytes: lite.glb.length,
     uncompressedBytes: main.uncompressedBytes,
+    densityTrim: surface.densityTrim,
+    trimmedFaces: surface.trimmedFaces,
     removedComponents: surface.removedComponents,
     unsupportedFaces: surface.unsupportedFaces,
     groundVertices: surface.groundVertices,
+    groundPoints: surface.groundPoints,
     seconds: timings,
   };
 }
 
 /**
- * The textured mesh (issue 14), at two levels of detail: the Poisson surface of the dense points cut to the
- * region of interest, floaters removed, simplified to each level's budget, textured by sr-texture from the
- * full-size undistorted photos, written as web-ready GLBs (meshopt geometry, WebP atlas).
+ * The textured mesh (issue 14), at two levels of detail: the Poisson surface of the dense points trimmed by its
+ * density and cut to the region of interest, floaters removed, the ground put where the cameras measured it,
+ * simplified to each level's budget, textured by sr-texture (one photo per patch of faces) from the full-size
+ * undistorted photos, written as web-ready GLBs (meshopt geometry, WebP atlas).
  * A failing tool skips the mesh with its reason; only cancellation fails the stage.
  */
 export const meshStage: StageDefinition<MeshResult> = {
   name: "mesh",
-  // 3: photo-consistent views blended per texel, atlas cells in surface order and sized to the photos.
+  // 3: photo-consistent views blended per texel, atlas cells in surface order and sized to the photos (decision 023).
   // 4: surface continued past the measured points removed (removeUnsupportedFaces).
   // 5: the ground's vertices put on its plane (snapToPlane).
-  version: 5,
+  // 6: Poisson trimmed by its density distribution; the ground refitted to the sparse points; one photo per patch (decision 034).
+  version: 6,
   outputs: [MESH_FILE, MESH_LITE_FILE],
-  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: POISSON_TRIM, minComponent: MIN_COMPONENT_SHARE, support: SUPPORT_IN_SPACINGS, ground: [GROUND_SNAP_SPACINGS, MIN_GROUND_SHARE], views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX, cell: ATLAS_CELL }),
+  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: [POISSON_WRITE_DENSITIES, TRIM_BELOW_MEDIAN], minComponent: MIN_COMPONENT_SHARE, support: SUPPORT_IN_SPACINGS, ground: [GROUND_SNAP_SPACINGS, MIN_GROUND_SHARE], views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX }),
   async run(ctx) {
     await rm(ctx.path("mesh"), { recursive: true, force: true });
     if (ctx.config.SCAN_MESH === "off") return { skipped: "mesh building is off on this worker" };
