@@ -42,6 +42,22 @@ export async function dropDatabase(name: string) {
   }
 }
 
+/** What the database's connections are doing (to say why a teardown step waits). */
+export async function databaseActivity(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query(
+      `SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start AS in_transaction, left(query, 160) AS query
+         FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+      [name],
+    );
+    return rows.length === 0 ? "no connection open" : rows.map((row) => JSON.stringify(row)).join("\n");
+  } finally {
+    await admin.end();
+  }
+}
+
 export async function emulatorIsRunning(): Promise<boolean> {
   try {
     const res = await fetch(`http://127.0.0.1:${EMULATOR_PORT}/emulator/v1/projects/${FIREBASE_PROJECT_ID}/config`);
