@@ -1,6 +1,9 @@
 // sr-stereo: depth and normal maps for an undistorted COLMAP workspace (images/, sparse/), written in
 // COLMAP's format under stereo/ so that `colmap stereo_fusion` fuses them into dense points.
-//   sr-stereo --workspace DIR [--skip FILE] [--size 320] [--planes 64] [--sources 4] [--threads N]
+// Depth and normals per view come from our PatchMatch (patch_match.h, decision 032); a geometric-consistency
+// check between views keeps the depths that another view's map confirms (1 % depth, 2 px).
+//   sr-stereo --workspace DIR [--skip FILE] [--size 320] [--sources 4] [--iterations 5] [--window 4]
+//             [--best 2] [--threads N]
 #include <omp.h>
 
 #include <algorithm>
@@ -15,7 +18,7 @@
 #include "lib/image.h"
 #include "lib/name_list.h"
 #include "lib/progress.h"
-#include "stereo/plane_sweep.h"
+#include "stereo/patch_match.h"
 
 namespace fs = std::filesystem;
 using sr::stereo::View;
@@ -32,8 +35,11 @@ int main(int argc, char** argv) {
     const int size = args.integer("size", 320), sourcesWanted = args.integer("sources", 4);
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
     sr::stereo::Options options;
-    options.planes = args.integer("planes", 128);
-    if (size < 32 || options.planes < 4 || sourcesWanted < 1) throw std::runtime_error("--size, --planes and --sources are too small");
+    options.iterations = args.integer("iterations", options.iterations);
+    options.windowRadius = args.integer("window", options.windowRadius);
+    options.bestSources = args.integer("best", options.bestSources);
+    if (size < 32 || options.iterations < 1 || sourcesWanted < 1 || options.windowRadius < 1 || options.windowRadius > 5 || options.bestSources < 1)
+      throw std::runtime_error("--size, --iterations, --window, --best or --sources is out of range");
     const sr::Model model = sr::readModel(workspace + "/sparse");
     const std::set<std::string> skip = sr::readNameList(args.str("skip"));
 
@@ -94,17 +100,23 @@ int main(int argc, char** argv) {
       }
     }
 
-    std::vector<std::vector<float>> depths(images.size());
+    std::vector<std::vector<float>> depths(images.size()), normals(images.size());
     size_t done = 0;
     for (size_t k = 0; k < images.size(); k++) {
       if (sources[k].empty() || !(maxDepth[k] > minDepth[k] && minDepth[k] > 0)) {
         depths[k].assign(size_t(views[k].width) * views[k].height, 0.f);
+        normals[k].assign(size_t(3) * views[k].width * views[k].height, 0.f);
       } else {
         std::vector<const View*> src;
         for (int s : sources[k]) src.push_back(&views[s]);
-        depths[k] = sr::stereo::sweep(views[k], src, minDepth[k], maxDepth[k], options);
+        sr::stereo::Options o = options;
+        o.seed = uint64_t(k) + 1;
+        sr::stereo::DepthNormal result = sr::stereo::patchMatch(views[k], src, minDepth[k], maxDepth[k], o);
+        depths[k] = std::move(result.depth);
+        normals[k] = std::move(result.normals);
       }
-      sr::reportProgress(0.85 * double(++done) / images.size(), "depth map " + std::to_string(done) + "/" + std::to_string(images.size()));
+      done++;
+      sr::reportProgress(0.85 * double(done) / images.size(), "depth map " + std::to_string(done) + "/" + std::to_string(images.size()));
     }
     // Geometric consistency: a depth stays when another view's depth map sees the same point.
     const std::vector<std::vector<float>> photometric = depths;
@@ -116,14 +128,16 @@ int main(int argc, char** argv) {
       std::vector<const View*> others;
       std::vector<const std::vector<float>*> otherDepths;
       for (int s : sources[k]) others.push_back(&views[s]), otherDepths.push_back(&photometric[s]);
-      sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, 1, 0.02f, 2.f);
+      sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, 1, 0.01f, 2.f);
       const View& v = views[k];
       sr::FloatMap depth(v.width, v.height, 1), normal(v.width, v.height, 3);
       depth.data = depths[k];
-      normal.data = sr::stereo::normalsFromDepth(v, depths[k]);
-      for (size_t i = 0; i < depth.data.size(); i++) {
-        if (depth.data[i] > 0 && normal.data[i] == 0 && normal.data[depth.data.size() + i] == 0 && normal.data[2 * depth.data.size() + i] == 0) depth.data[i] = 0;
-        if (!std::isfinite(depth.data[i])) depth.data[i] = 0;
+      normal.data = normals[k];
+      const size_t plane = depth.data.size();
+      for (size_t i = 0; i < plane; i++) {
+        if (!std::isfinite(depth.data[i]) || !std::isfinite(normal.data[i]) || !std::isfinite(normal.data[plane + i]) || !std::isfinite(normal.data[2 * plane + i]))
+          depth.data[i] = 0;
+        if (!(depth.data[i] > 0)) normal.data[i] = normal.data[plane + i] = normal.data[2 * plane + i] = 0;
         kept += depth.data[i] > 0, total++;
       }
       const std::string name = images[k]->name;

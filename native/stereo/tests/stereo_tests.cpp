@@ -1,94 +1,184 @@
+// PatchMatch stereo on scenes rendered here with known depth: a slanted textured plane and a textured sphere
+// in front of a wall. Each test prints what it measured next to its bound.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
-#include "stereo/plane_sweep.h"
+#include "stereo/patch_match.h"
 
 using sr::stereo::View;
 
 namespace {
 
-// A textured slanted plane z = 4 + 0.25·x (world), seen by cameras on a line at y = 0 looking along +z.
 float texture(float x, float y) {
   return 0.5f + 0.2f * std::sin(7.3f * x + 1.1f) * std::cos(5.1f * y) + 0.15f * std::sin(13.7f * x * y + 3.f * y) + 0.1f * std::cos(17.f * x - 9.f * y);
 }
 
-float trueDepth(const View& v, int x, int y) {
-  // Ray from the camera centre c through the pixel; intersect with z − 0.25x = 4.
-  const Eigen::Vector3f dir = v.R.transpose() * (v.K.inverse() * Eigen::Vector3f(x + 0.5f, y + 0.5f, 1.f));
-  const Eigen::Vector3f c = v.center();
-  const float s = (4.f + 0.25f * c.x() - c.z()) / (dir.z() - 0.25f * dir.x());
-  return (v.R * (c + s * dir) + v.t).z();
+// A scene: the ray parameter s of the first hit of c + s·dir (world), and the texture there.
+struct Scene {
+  std::function<float(const Eigen::Vector3f&, const Eigen::Vector3f&)> hit;
+  std::function<float(const Eigen::Vector3f&)> shade;
+};
+
+// The slanted plane z = 4 + 0.25·x.
+Scene slantedPlane() {
+  return {[](const Eigen::Vector3f& c, const Eigen::Vector3f& d) { return (4.f + 0.25f * c.x() - c.z()) / (d.z() - 0.25f * d.x()); },
+          [](const Eigen::Vector3f& X) { return texture(X.x(), X.y()); }};
 }
 
-View camera(float cx) {
+// A sphere of radius 1 at (0, 0, 4) in front of a wall at z = 6.
+Scene sphere() {
+  return {[](const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
+            const Eigen::Vector3f o = c - Eigen::Vector3f(0, 0, 4);
+            const float a = d.dot(d), b = o.dot(d), cc = o.dot(o) - 1.f, disc = b * b - a * cc;
+            if (disc > 0) {
+              const float s = (-b - std::sqrt(disc)) / a;
+              if (s > 0) return s;
+            }
+            return (6.f - c.z()) / d.z();
+          },
+          [](const Eigen::Vector3f& X) { return texture(X.x() + 0.4f * X.z(), X.y() - 0.3f * X.z()); }};
+}
+
+View camera(const Scene& scene, float cx, float cy = 0.f, int width = 160, int height = 120) {
   View v;
-  v.width = 160, v.height = 120;
-  v.K << 150, 0, 80, 0, 150, 60, 0, 0, 1;
-  v.t = -Eigen::Vector3f(cx, 0, 0);
+  v.width = width, v.height = height;
+  const float f = 150.f * width / 160.f;
+  v.K << f, 0, width / 2.f, 0, f, height / 2.f, 0, 0, 1;
+  v.t = -Eigen::Vector3f(cx, cy, 0);
   v.gray.resize(size_t(v.width) * v.height);
+  const Eigen::Vector3f c = v.center();
   for (int y = 0; y < v.height; y++)
     for (int x = 0; x < v.width; x++) {
       // Average 4 sub-samples, as a camera integrates over its pixel.
       float sum = 0;
       for (int k = 0; k < 4; k++) {
-        const float px = x + 0.25f + 0.5f * (k % 2), py = y + 0.25f + 0.5f * (k / 2);
-        const Eigen::Vector3f dir = v.K.inverse() * Eigen::Vector3f(px, py, 1.f);
-        const Eigen::Vector3f c = v.center();
-        const float s = (4.f + 0.25f * c.x() - c.z()) / (dir.z() - 0.25f * dir.x());
-        const Eigen::Vector3f X = c + s * dir;
-        sum += texture(X.x(), X.y());
+        const Eigen::Vector3f dir = v.K.inverse() * Eigen::Vector3f(x + 0.25f + 0.5f * (k % 2), y + 0.25f + 0.5f * (k / 2), 1.f);
+        sum += scene.shade(c + scene.hit(c, dir) * dir);
       }
       v.gray[size_t(y) * v.width + x] = sum / 4;
     }
   return v;
 }
 
-}  // namespace
+// Depth (camera z) of the pixel centre's ray.
+float trueDepth(const Scene& scene, const View& v, int x, int y) {
+  const Eigen::Vector3f dir = v.K.inverse() * Eigen::Vector3f(x + 0.5f, y + 0.5f, 1.f);  // R = I
+  return scene.hit(v.center(), dir) * dir.z();
+}
 
-// Plane sweep on a slanted textured plane seen by three cameras: median relative depth error ≤ 1 %, and
-// ≥ 90 % of the pixels that got a depth within 2 % (printed).
-TEST(Stereo, RecoversASlantedTexturedPlane) {
-  const View ref = camera(0.f), left = camera(-0.3f), right = camera(0.3f);
-  sr::stereo::Options o;
-  o.planes = 96;
-  const std::vector<float> depth = sr::stereo::sweep(ref, {&left, &right}, 2.5f, 6.5f, o);
+struct Measured {
+  double coverage, median, within, meanSigned;
+};
+
+Measured measure(const Scene& scene, const View& ref, const std::vector<float>& depth, float bound) {
   std::vector<float> errors;
+  double signedSum = 0;
   for (int y = 0; y < ref.height; y++)
     for (int x = 0; x < ref.width; x++) {
       const float d = depth[size_t(y) * ref.width + x];
-      if (d > 0) errors.push_back(std::fabs(d - trueDepth(ref, x, y)) / trueDepth(ref, x, y));
+      if (!(d > 0)) continue;
+      const float truth = trueDepth(scene, ref, x, y);
+      errors.push_back(std::fabs(d - truth) / truth);
+      signedSum += (d - truth) / truth;
     }
-  ASSERT_GT(errors.size(), size_t(ref.width * ref.height / 2));
+  if (errors.empty()) return {0, 1, 0, 0};
+  const double meanSigned = signedSum / errors.size();
   std::sort(errors.begin(), errors.end());
-  const float median = errors[errors.size() / 2];
-  const double within = double(std::count_if(errors.begin(), errors.end(), [](float e) { return e <= 0.02f; })) / errors.size();
-  std::printf("[stereo] plane: %.1f %% of pixels with a depth, median relative error %.4f (bound 0.01), %.1f %% within 2 %% (bound 90 %%)\n",
-              100.0 * errors.size() / (ref.width * ref.height), median, 100 * within);
-  EXPECT_LE(median, 0.01f);
-  EXPECT_GE(within, 0.9);
+  const double within = double(std::count_if(errors.begin(), errors.end(), [&](float e) { return e <= bound; })) / (ref.width * ref.height);
+  return {double(errors.size()) / (ref.width * ref.height), errors[errors.size() / 2], within, meanSigned};
+}
 
-  // Normals from the depth map: the plane's normal (0.25, 0, −1)/|·| facing the camera, within 10°.
-  const auto normals = sr::stereo::normalsFromDepth(ref, depth);
+}  // namespace
+
+// A slanted textured plane seen by three cameras, each one's map computed and then checked against the other
+// two as sr-stereo does: median relative depth error ≤ 0.5 %, ≥ 75 % of all pixels within 1 % (the strips that one source cannot see are lost), a mean signed
+// error under 0.1 % (no bias), the normals within 3° (median).
+TEST(Stereo, RecoversASlantedTexturedPlane) {
+  const Scene scene = slantedPlane();
+  const View ref = camera(scene, 0.f), left = camera(scene, -0.3f), right = camera(scene, 0.3f);
+  sr::stereo::Options o;
+  sr::stereo::DepthNormal result = sr::stereo::patchMatch(ref, {&left, &right}, 2.5f, 6.5f, o);
+  const Measured raw = measure(scene, ref, result.depth, 0.01f);
+  o.seed = 2;
+  const auto leftResult = sr::stereo::patchMatch(left, {&ref, &right}, 2.5f, 6.5f, o);
+  o.seed = 3;
+  const auto rightResult = sr::stereo::patchMatch(right, {&ref, &left}, 2.5f, 6.5f, o);
+  sr::stereo::keepConsistent(ref, result.depth, {&left, &right}, {&leftResult.depth, &rightResult.depth}, 1, 0.01f, 2.f);
+  const Measured m = measure(scene, ref, result.depth, 0.01f);
+  std::printf("[stereo] plane, PatchMatch alone: %.1f %% of pixels with a depth, median relative error %.5f, %.1f %% of all pixels within 1 %%, "
+              "mean signed error %+.5f\n",
+              100 * raw.coverage, raw.median, 100 * raw.within, raw.meanSigned);
+  std::printf("[stereo] plane, consistent between views: %.1f %% of pixels with a depth, median relative error %.5f (bound 0.005), %.1f %% of all pixels "
+              "within 1 %% (bound 75 %%), mean signed error %+.5f (bound ±0.001)\n",
+              100 * m.coverage, m.median, 100 * m.within, m.meanSigned);
+  EXPECT_LE(m.median, 0.005);
+  EXPECT_GE(m.within, 0.75);
+  EXPECT_LE(std::fabs(m.meanSigned), 0.001);
+
+  // PatchMatch's normals: the plane's normal (0.25, 0, −1)/|·| facing the camera.
   const Eigen::Vector3f truth = Eigen::Vector3f(0.25f, 0, -1).normalized();
   std::vector<float> angles;
   const size_t plane = size_t(ref.width) * ref.height;
   for (size_t i = 0; i < plane; i++)
-    if (normals[i] != 0 || normals[plane + i] != 0 || normals[2 * plane + i] != 0)
-      angles.push_back(std::acos(std::clamp(Eigen::Vector3f(normals[i], normals[plane + i], normals[2 * plane + i]).dot(truth), -1.f, 1.f)) * 180.f / float(M_PI));
+    if (result.depth[i] > 0)
+      angles.push_back(std::acos(std::clamp(Eigen::Vector3f(result.normals[i], result.normals[plane + i], result.normals[2 * plane + i]).dot(truth), -1.f, 1.f)) *
+                       180.f / float(M_PI));
+  ASSERT_FALSE(angles.empty());
   std::sort(angles.begin(), angles.end());
-  std::printf("[stereo] plane normals: median angle to the truth %.2f° (bound 10°)\n", angles[angles.size() / 2]);
-  EXPECT_LE(angles[angles.size() / 2], 10.f);
+  const double within5 = double(std::count_if(angles.begin(), angles.end(), [](float a) { return a <= 5.f; })) / angles.size();
+  std::printf("[stereo] plane normals: median angle to the truth %.2f° (bound 3°), %.1f %% within 5° (bound 80 %%)\n", angles[angles.size() / 2], 100 * within5);
+  EXPECT_LE(angles[angles.size() / 2], 3.f);
+  EXPECT_GE(within5, 0.8);
+}
+
+// A textured sphere in front of a wall, four source views around the reference: median relative error ≤ 1 %,
+// ≥ 75 % of all pixels within 2 % (the sphere's rim and the wall it hides are the hard part).
+TEST(Stereo, RecoversATexturedSphere) {
+  const Scene scene = sphere();
+  const View ref = camera(scene, 0.f), a = camera(scene, -0.3f), b = camera(scene, 0.3f), c = camera(scene, 0.f, -0.3f), d = camera(scene, 0.f, 0.3f);
+  const sr::stereo::DepthNormal result = sr::stereo::patchMatch(ref, {&a, &b, &c, &d}, 2.5f, 7.5f, sr::stereo::Options());
+  const Measured m = measure(scene, ref, result.depth, 0.02f);
+  std::printf("[stereo] sphere: %.1f %% of pixels with a depth, median relative error %.5f (bound 0.01), %.1f %% of all pixels within 2 %% (bound 75 %%), "
+              "mean signed error %+.5f\n",
+              100 * m.coverage, m.median, 100 * m.within, m.meanSigned);
+  EXPECT_LE(m.median, 0.01);
+  EXPECT_GE(m.within, 0.75);
+}
+
+// The same input and seed give the same maps, bit for bit, on 1 and on 2 threads (a pixel's random numbers
+// depend on the pixel, and a red-black pass reads only the other colour).
+TEST(Stereo, IsDeterministic) {
+  const Scene scene = slantedPlane();
+  const View ref = camera(scene, 0.f, 0.f, 80, 60), left = camera(scene, -0.3f, 0.f, 80, 60), right = camera(scene, 0.3f, 0.f, 80, 60);
+  sr::stereo::Options o;
+  o.iterations = 3;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto first = sr::stereo::patchMatch(ref, {&left, &right}, 2.5f, 6.5f, o);
+  omp_set_num_threads(2);
+  const auto second = sr::stereo::patchMatch(ref, {&left, &right}, 2.5f, 6.5f, o);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(first.depth, second.depth);
+  EXPECT_EQ(first.normals, second.normals);
+  o.seed = 2;
+  const auto other = sr::stereo::patchMatch(ref, {&left, &right}, 2.5f, 6.5f, o);
+  EXPECT_NE(first.depth, other.depth);
 }
 
 // A wrong depth injected into one view's map is removed by the consistency check; the right ones stay.
 TEST(Stereo, ConsistencyFilterRemovesWrongDepths) {
-  const View ref = camera(0.f), other = camera(0.3f);
+  const Scene scene = slantedPlane();
+  const View ref = camera(scene, 0.f), other = camera(scene, 0.3f);
   std::vector<float> refDepth(size_t(ref.width) * ref.height), otherDepth(refDepth.size());
   for (int y = 0; y < ref.height; y++)
-    for (int x = 0; x < ref.width; x++) refDepth[size_t(y) * ref.width + x] = trueDepth(ref, x, y), otherDepth[size_t(y) * ref.width + x] = trueDepth(other, x, y);
+    for (int x = 0; x < ref.width; x++)
+      refDepth[size_t(y) * ref.width + x] = trueDepth(scene, ref, x, y), otherDepth[size_t(y) * ref.width + x] = trueDepth(scene, other, x, y);
   const size_t centre = size_t(60) * ref.width + 80;
   refDepth[centre] *= 1.2f;
   sr::stereo::keepConsistent(ref, refDepth, {&other}, {&otherDepth}, 1, 0.01f, 1.5f);
@@ -97,4 +187,29 @@ TEST(Stereo, ConsistencyFilterRemovesWrongDepths) {
   for (float d : refDepth) kept += d > 0;
   // Everything the other camera sees stays (its field of view covers most of the reference's).
   EXPECT_GT(kept, refDepth.size() * 8 / 10);
+}
+
+// The time budget (issue 14): 21 views of 320×240, 4 sources each, as sr-stereo runs them. Not part of the
+// suite (a minute of CPU); run with --gtest_also_run_disabled_tests --gtest_filter='*Bench*'.
+TEST(Stereo, DISABLED_Bench21ViewsAt320) {
+  const Scene scene = sphere();
+  std::vector<View> views;
+  for (int row = 0; row < 3; row++)
+    for (int col = 0; col < 7; col++) views.push_back(camera(scene, 0.15f * (col - 3), 0.15f * (row - 1), 320, 240));
+  const auto started = std::chrono::steady_clock::now();
+  double coverage = 0;
+  for (size_t k = 0; k < views.size(); k++) {
+    std::vector<std::pair<float, int>> near;
+    for (size_t j = 0; j < views.size(); j++)
+      if (j != k) near.push_back({(views[j].center() - views[k].center()).norm() + 0.001f * j, int(j)});
+    std::sort(near.begin(), near.end());
+    std::vector<const View*> src;
+    for (int s = 0; s < 4; s++) src.push_back(&views[near[size_t(s + 1)].second]);  // skip the nearest: baseline
+    sr::stereo::Options o;
+    o.seed = k + 1;
+    const auto result = sr::stereo::patchMatch(views[k], src, 2.5f, 7.5f, o);
+    coverage += measure(scene, views[k], result.depth, 0.02f).within / views.size();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("[stereo] bench: 21 views at 320x240, 4 sources: %.1f s, %.1f %% of pixels within 2 %%\n", seconds, 100 * coverage);
 }
