@@ -147,13 +147,26 @@ TEST(Stereo, RecoversASlantedTexturedPlane) {
 
 // A textured floor seen from 1.2 above by cameras pitched down 30° (the ground of a capture, seen at 10–50°):
 // no depth bias (the mean signed error of the pixels within 2 % under 0.1 %), median error ≤ 0.5 %, ≥ 60 % of all
-// pixels within 2 % (the far floor, foreshortened 7×, aliases its texture: there PatchMatch alone finds wrong depths).
+// pixels within 2 %. PatchMatch alone puts wrong depths (up to 4× too far) in the side strips of the near floor
+// that only one source sees and on the far, aliased floor; the consistency check against the sources' own maps
+// removes most but not all of them (with three cameras on a line, a false match of two views is found by both),
+// so the mean signed error of all pixels is printed, not bounded.
 TEST(Stereo, RecoversAFloorWithoutBias) {
   const Scene scene = floorPlane();
   const float pitch = 30.f * float(M_PI) / 180.f;
   const View ref = camera(scene, 0.f, 0.f, 160, 120, pitch), left = camera(scene, -0.3f, 0.f, 160, 120, pitch), right = camera(scene, 0.3f, 0.f, 160, 120, pitch);
-  const auto result = sr::stereo::patchMatch(ref, {&left, &right}, 1.f, 12.f, sr::stereo::Options());
+  sr::stereo::Options o;
+  auto result = sr::stereo::patchMatch(ref, {&left, &right}, 1.f, 12.f, o);
+  const Measured raw = measure(scene, ref, result.depth, 0.02f);
+  o.seed = 2;
+  const auto leftResult = sr::stereo::patchMatch(left, {&ref, &right}, 1.f, 12.f, o);
+  o.seed = 3;
+  const auto rightResult = sr::stereo::patchMatch(right, {&ref, &left}, 1.f, 12.f, o);
+  sr::stereo::keepConsistent(ref, result.depth, {&left, &right}, {&leftResult.depth, &rightResult.depth}, 1, 0.01f, 2.f);
   const Measured m = measure(scene, ref, result.depth, 0.02f);
+  std::printf("[stereo] floor, PatchMatch alone: %.1f %% of pixels with a depth, median relative error %.5f, %.1f %% of all pixels within 2 %%, "
+              "mean signed error %+.5f\n",
+              100 * raw.coverage, raw.median, 100 * raw.within, raw.meanSigned);
   double signedSum = 0;
   size_t inliers = 0;
   for (int y = 0; y < ref.height; y++)
@@ -162,8 +175,8 @@ TEST(Stereo, RecoversAFloorWithoutBias) {
       if (d > 0 && std::fabs(d - truth) <= 0.02f * truth) signedSum += (d - truth) / truth, inliers++;
     }
   const double inlierBias = inliers ? signedSum / inliers : 1.0;
-  std::printf("[stereo] floor: %.1f %% of pixels with a depth, median relative error %.5f (bound 0.005), %.1f %% of all pixels within 2 %% (bound 60 %%), "
-              "mean signed error %+.5f, of those within 2 %% %+.5f (bound ±0.001)\n",
+  std::printf("[stereo] floor, consistent between views: %.1f %% of pixels with a depth, median relative error %.5f (bound 0.005), %.1f %% of all pixels within 2 %% (bound 60 %%), "
+              "mean signed error %+.5f (not bounded), of those within 2 %% %+.5f (bound ±0.001)\n",
               100 * m.coverage, m.median, 100 * m.within, m.meanSigned, inlierBias);
   EXPECT_LE(m.median, 0.005);
   EXPECT_GE(m.within, 0.6);
