@@ -3,7 +3,7 @@
 // Depth and normals per view come from our PatchMatch (patch_match.h, decision 032); a geometric-consistency
 // check between views keeps the depths that another view's map confirms (1 % depth, 2 px).
 //   sr-stereo --workspace DIR [--skip FILE] [--size 320] [--sources 4] [--iterations 5] [--window 4]
-//             [--best 2] [--threads N]
+//             [--best 2] [--consistent-views 1] [--threads N]
 #include <omp.h>
 
 #include <algorithm>
@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     options.iterations = args.integer("iterations", options.iterations);
     options.windowRadius = args.integer("window", options.windowRadius);
     options.bestSources = args.integer("best", options.bestSources);
+    const int consistentViews = std::max(1, args.integer("consistent-views", 1));
     if (size < 32 || options.iterations < 1 || sourcesWanted < 1 || options.windowRadius < 1 || options.windowRadius > 5 || options.bestSources < 1)
       throw std::runtime_error("--size, --iterations, --window, --best or --sources is out of range");
     const sr::Model model = sr::readModel(workspace + "/sparse");
@@ -128,7 +129,7 @@ int main(int argc, char** argv) {
       std::vector<const View*> others;
       std::vector<const std::vector<float>*> otherDepths;
       for (int s : sources[k]) others.push_back(&views[s]), otherDepths.push_back(&photometric[s]);
-      sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, 1, 0.01f, 2.f);
+      sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, consistentViews, 0.01f, 2.f);
       const View& v = views[k];
       sr::FloatMap depth(v.width, v.height, 1), normal(v.width, v.height, 3);
       depth.data = depths[k];
