@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -233,29 +232,4 @@ TEST(Stereo, ConsistencyFilterRemovesWrongDepths) {
   for (float d : refDepth) kept += d > 0;
   // Everything the other camera sees stays (its field of view covers most of the reference's).
   EXPECT_GT(kept, refDepth.size() * 8 / 10);
-}
-
-// The time budget (issue 14): 21 views of 320×240, 4 sources each, as sr-stereo runs them. Not part of the
-// suite (a minute of CPU); run with --gtest_also_run_disabled_tests --gtest_filter='*Bench*'.
-TEST(Stereo, DISABLED_Bench21ViewsAt320) {
-  const Scene scene = sphere();
-  std::vector<View> views;
-  for (int row = 0; row < 3; row++)
-    for (int col = 0; col < 7; col++) views.push_back(camera(scene, 0.15f * (col - 3), 0.15f * (row - 1), 320, 240));
-  const auto started = std::chrono::steady_clock::now();
-  double coverage = 0;
-  for (size_t k = 0; k < views.size(); k++) {
-    std::vector<std::pair<float, int>> near;
-    for (size_t j = 0; j < views.size(); j++)
-      if (j != k) near.push_back({(views[j].center() - views[k].center()).norm() + 0.001f * j, int(j)});
-    std::sort(near.begin(), near.end());
-    std::vector<const View*> src;
-    for (int s = 0; s < 4; s++) src.push_back(&views[near[size_t(s + 1)].second]);  // skip the nearest: baseline
-    sr::stereo::Options o;
-    o.seed = k + 1;
-    const auto result = sr::stereo::patchMatch(views[k], src, 2.5f, 7.5f, o);
-    coverage += measure(scene, views[k], result.depth, 0.02f).within / views.size();
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::printf("[stereo] bench: 21 views at 320x240, 4 sources: %.1f s, %.1f %% of pixels within 2 %%\n", seconds, 100 * coverage);
 }
