@@ -1,5 +1,4 @@
 import type { MetaDescriptor } from "@remix-run/node";
-import { startEarlyModelDownload } from "~/viewer/download";
 
 /**
  * `<link>`s for what viewerPreloads() (viewer-preloads.server.ts) named: modulepreload for scripts, a CORS
@@ -25,19 +24,6 @@ export function startViewerEarly(): void {
   // Only where the page will show a model (not for an unavailable embed or a scan still processing).
   if (typeof document === "undefined" || !document.querySelector("link[data-viewer]")) return;
   const viewer = import("~/viewer");
-  if (!document.querySelector("link[data-splat]")) {
-    viewer.catch(() => undefined);
-    return;
-  }
-  // A splat named by the page (link[data-model][data-splat], the embed): its download (served from the
-  // preload) is read from now on and Spark decodes it as soon as both are in, while React hydrates; the
-  // viewer adopts both (takeEarlyModelDownload, early-decode.ts; decision 035).
-  const model = document.querySelector<HTMLLinkElement>("link[data-model][data-splat]");
-  const download = model ? startEarlyModelDownload(model.href) : null;
-  viewer
-    .then((module) => {
-      module.preloadSplatRenderer().catch(() => undefined);
-      if (download) module.decodeEarly(download);
-    })
-    .catch(() => undefined);
+  if (document.querySelector("link[data-splat]")) viewer.then((module) => module.preloadSplatRenderer()).catch(() => undefined);
+  else viewer.catch(() => undefined);
 }

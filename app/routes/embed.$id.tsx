@@ -43,11 +43,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     ...(item && appUrl ? itemSocialMeta(item, appUrl) : []),
     // The model request starts with the page, not after the scripts have run and React has hydrated (issue 20):
     // the viewer's fetch (same URL, CORS mode, no credentials for a public model) is then served from it.
-    // data-splat: startViewerEarly() then also starts loading the splat renderer (Spark and its WASM) at once;
-    // data-model: and reads this download and decodes the splat before hydration (decision 035).
-    ...(model
-      ? [{ tagName: "link", rel: "preload", href: model, as: "fetch", crossOrigin: "anonymous", "data-model": "", ...(splat ? { "data-splat": "" } : {}) } as const]
-      : []),
+    // data-splat: startViewerEarly() then also starts loading the splat renderer (Spark and its WASM) at once.
+    ...(model ? [{ tagName: "link", rel: "preload", href: model, as: "fetch", crossOrigin: "anonymous", ...(splat ? { "data-splat": "" } : {}) } as const] : []),
     ...viewerPreloadLinks(data?.preloads),
   ];
 };

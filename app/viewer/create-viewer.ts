@@ -34,7 +34,6 @@ import { createSceneModel, isSceneModel } from "./scene-model";
 import { sumProgress, type PartProgress } from "./scene-progress";
 import { allPartsFailedError, EMPTY_SCENE, looksLikeMeshFile, validateScenePart } from "./scene-request";
 import { receiveDownload, type PreviewBytes } from "./streamed-load";
-import { DEFAULT_SPLAT_TIMEOUT_MS, takeEarlyDecode, type EarlyDecoded } from "./early-decode";
 import { Emitter } from "./emitter";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
 import { DEFAULT_BACKGROUND } from "./background";
@@ -61,6 +60,7 @@ import type {
 
 export { DEFAULT_BACKGROUND };
 export { DEFAULT_DECODER_PATH };
+const DEFAULT_SPLAT_TIMEOUT_MS = 60_000;
 /** Bytes handed to format detection (enough for a .ksplat header and any PLY header). */
 const HEAD_BYTES = 64 * 1024;
 /** Longest wait for a decoded splat to be sorted and drawn before "ready" fires anyway. */
@@ -362,29 +362,7 @@ export function createViewer(options: ViewerOptions): Viewer {
    * Decodes a whole file: the format from its magic bytes (the name as a tie-breaker), splats
    * through Spark, glTF through GLTFLoader. Rejects with a readable Error.
    */
-  async function decodeModel(
-    bytes: ArrayBuffer,
-    fileName: string | undefined,
-    onProgress?: (loaded: number, total: number | null) => void,
-    early?: Promise<EarlyDecoded | null> | null,
-  ): Promise<DecodedModel> {
-    let adopted = false;
-    try {
-      const { fromEarly, ...decoded } = await decodeFile(bytes, fileName, onProgress, early);
-      adopted = fromEarly;
-      return decoded;
-    } finally {
-      // An early decode not taken (other bytes or settings, or this decode failed) is let go.
-      if (early && !adopted) early.then((unused) => unused?.model.dispose()).catch(() => undefined);
-    }
-  }
-
-  async function decodeFile(
-    bytes: ArrayBuffer,
-    fileName: string | undefined,
-    onProgress: ((loaded: number, total: number | null) => void) | undefined,
-    early: Promise<EarlyDecoded | null> | null | undefined,
-  ): Promise<DecodedModel & { fromEarly: boolean }> {
+  async function decodeModel(bytes: ArrayBuffer, fileName: string | undefined, onProgress?: (loaded: number, total: number | null) => void): Promise<DecodedModel> {
     if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
     const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), fileName);
     if (!format) throw new Error(EMPTY_OR_CORRUPTED);
@@ -393,18 +371,13 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (splat) {
       await ensureSpark(target);
       mark("splat-renderer");
-      // The page's early decode of these same bytes (early-decode.ts), when it made what we would make.
-      const earlier = early ? await early.catch(() => null) : null;
-      if (earlier && earlier.bytes === bytes && earlier.format === format && earlier.splatBudget === splatBudget && splatTimeoutMs === DEFAULT_SPLAT_TIMEOUT_MS) {
-        return { format, model: earlier.model, fromEarly: true };
-      }
-      return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }), fromEarly: false };
+      return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }) };
     }
     // GLTFLoader and its decoders load with the first mesh: a splat page never downloads them (issue 20).
     const { createGltfLoader, loadGltf } = await import("./load-gltf");
     if (disposed) throw new LoadCancelledError("The viewer was disposed during loading");
     gltfLoader ??= createGltfLoader(target, decoderPath);
-    return { format, model: await loadGltf(gltfLoader.loader, bytes, format), fromEarly: false };
+    return { format, model: await loadGltf(gltfLoader.loader, bytes, format) };
   }
 
   /** Starts a load that supersedes the one in flight (if any). */
@@ -454,8 +427,6 @@ export function createViewer(options: ViewerOptions): Viewer {
     let previewedAt: number | null = null;
     let loaded: LoadedModel;
     let format: ModelFormat;
-    // A decode the page started before the viewer existed (decision 035); disposed when not used.
-    let early = "download" in request ? takeEarlyDecode(request.download) : null;
     try {
       const bytes =
         "download" in request
@@ -475,19 +446,11 @@ export function createViewer(options: ViewerOptions): Viewer {
           : request.bytes;
       if (!isCurrent()) throw cancellation();
       mark("received");
-      const pending = early;
-      early = null;
-      ({ model: loaded, format } = await decodeModel(
-        bytes,
-        fileName,
-        (done, total) => {
-          if (isCurrent()) events.emit("progress", { loaded: done, total });
-        },
-        pending,
-      ));
+      ({ model: loaded, format } = await decodeModel(bytes, fileName, (done, total) => {
+        if (isCurrent()) events.emit("progress", { loaded: done, total });
+      }));
       mark("decoded");
     } catch (error) {
-      early?.then((unused) => unused?.model.dispose()).catch(() => undefined);
       throw fail(error, EMPTY_OR_CORRUPTED);
     }
     try {

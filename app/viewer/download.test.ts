@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { xorInPlace } from "../lib/xor";
-import { downloadModel, EMPTY_OR_CORRUPTED, fetchPublicFile, startEarlyModelDownload, takeEarlyModelDownload } from "./download";
+import { downloadModel, EMPTY_OR_CORRUPTED, fetchPublicFile } from "./download";
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -111,24 +111,5 @@ describe("fetchPublicFile", () => {
   it("reports the status when not ok", async () => {
     mockFetch(new Response("nope", { status: 404 }));
     await expect(fetchPublicFile("/missing.glb")).rejects.toThrow("Failed to download from URL: 404");
-  });
-});
-
-describe("startEarlyModelDownload", () => {
-  it("is taken once, by the same URL written either way, and cancelled through the taker", async () => {
-    vi.stubGlobal("document", { baseURI: "https://app.example/embed/1" });
-    const fetchMock = mockFetch(new Response(streamOf([new Uint8Array([7, 8])]), { headers: { "Content-Length": "2" } }));
-    const early = startEarlyModelDownload("https://app.example/v1/item/1/file");
-    expect(takeEarlyModelDownload("/v1/item/2/file")).toBeNull();
-    const taken = takeEarlyModelDownload("/v1/item/1/file");
-    expect(taken?.download).toBe(early);
-    expect(takeEarlyModelDownload("/v1/item/1/file")).toBeNull();
-    expect([...new Uint8Array(await taken!.download.done)]).toEqual([7, 8]);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    // No token on an early download: it is only for public models.
-    expect(new Headers(fetchMock.mock.calls[0]![1]?.headers).get("Authorization")).toBeNull();
-    const signal = fetchMock.mock.calls[0]![1]?.signal;
-    taken!.cancel();
-    expect(signal?.aborted).toBe(true);
   });
 });

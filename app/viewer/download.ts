@@ -146,28 +146,3 @@ export async function fetchPublicFile(url: string, signal?: AbortSignal): Promis
   if (!response.ok) throw new Error(`Failed to download from URL: ${response.status}`);
   return response.arrayBuffer();
 }
-
-/**
- * The page's model download begun before React hydrated (startViewerEarly, decision 035): the request the
- * HTML's preload link started, read as it arrives. ModelViewer adopts it instead of fetching again.
- */
-let early: { url: string; download: ModelDownload; abort: AbortController } | null = null;
-
-/** Starts downloading a public model (no token, no XOR) ahead of the viewer; see takeEarlyModelDownload. */
-export function startEarlyModelDownload(url: string): ModelDownload {
-  const abort = new AbortController();
-  const download = startModelDownload({ url, signal: abort.signal });
-  early = { url: new URL(url, document.baseURI).href, download, abort };
-  return download;
-}
-
-/**
- * The early download of this public model, once (a later viewer of the same URL downloads on its own), with
- * the function that cancels it; null when none was started for it.
- */
-export function takeEarlyModelDownload(url: string): { download: ModelDownload; cancel: () => void } | null {
-  if (!early || typeof document === "undefined" || new URL(url, document.baseURI).href !== early.url) return null;
-  const { download, abort } = early;
-  early = null;
-  return { download, cancel: () => abort.abort() };
-}
