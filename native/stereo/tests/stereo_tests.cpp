@@ -101,6 +101,22 @@ Measured measure(const Scene& scene, const View& ref, const std::vector<float>& 
   return {double(errors.size()) / (ref.width * ref.height), errors[errors.size() / 2], within, meanSigned};
 }
 
+// Three cameras' maps, as sr-stereo makes them: each view's PatchMatch against the other two, then the
+// reference's depths kept where the others' maps confirm them (1 %, 2 px). `raw` gets the reference's map
+// before the check.
+sr::stereo::DepthNormal consistentThreeViews(const View& ref, const View& left, const View& right, float minDepth, float maxDepth,
+                                             sr::stereo::DepthNormal* raw) {
+  sr::stereo::Options o;
+  sr::stereo::DepthNormal result = sr::stereo::patchMatch(ref, {&left, &right}, minDepth, maxDepth, o);
+  if (raw) *raw = result;
+  o.seed = 2;
+  const auto leftResult = sr::stereo::patchMatch(left, {&ref, &right}, minDepth, maxDepth, o);
+  o.seed = 3;
+  const auto rightResult = sr::stereo::patchMatch(right, {&ref, &left}, minDepth, maxDepth, o);
+  sr::stereo::keepConsistent(ref, result.depth, {&left, &right}, {&leftResult.depth, &rightResult.depth}, 1, 0.01f, 2.f);
+  return result;
+}
+
 }  // namespace
 
 // A slanted textured plane seen by three cameras, each one's map computed and then checked against the other
@@ -109,14 +125,9 @@ Measured measure(const Scene& scene, const View& ref, const std::vector<float>& 
 TEST(Stereo, RecoversASlantedTexturedPlane) {
   const Scene scene = slantedPlane();
   const View ref = camera(scene, 0.f), left = camera(scene, -0.3f), right = camera(scene, 0.3f);
-  sr::stereo::Options o;
-  sr::stereo::DepthNormal result = sr::stereo::patchMatch(ref, {&left, &right}, 2.5f, 6.5f, o);
-  const Measured raw = measure(scene, ref, result.depth, 0.01f);
-  o.seed = 2;
-  const auto leftResult = sr::stereo::patchMatch(left, {&ref, &right}, 2.5f, 6.5f, o);
-  o.seed = 3;
-  const auto rightResult = sr::stereo::patchMatch(right, {&ref, &left}, 2.5f, 6.5f, o);
-  sr::stereo::keepConsistent(ref, result.depth, {&left, &right}, {&leftResult.depth, &rightResult.depth}, 1, 0.01f, 2.f);
+  sr::stereo::DepthNormal alone;
+  const sr::stereo::DepthNormal result = consistentThreeViews(ref, left, right, 2.5f, 6.5f, &alone);
+  const Measured raw = measure(scene, ref, alone.depth, 0.01f);
   const Measured m = measure(scene, ref, result.depth, 0.01f);
   std::printf("[stereo] plane, PatchMatch alone: %.1f %% of pixels with a depth, median relative error %.5f, %.1f %% of all pixels within 1 %%, "
               "mean signed error %+.5f\n",
@@ -154,14 +165,9 @@ TEST(Stereo, RecoversAFloorWithoutBias) {
   const Scene scene = floorPlane();
   const float pitch = 30.f * float(M_PI) / 180.f;
   const View ref = camera(scene, 0.f, 0.f, 160, 120, pitch), left = camera(scene, -0.3f, 0.f, 160, 120, pitch), right = camera(scene, 0.3f, 0.f, 160, 120, pitch);
-  sr::stereo::Options o;
-  auto result = sr::stereo::patchMatch(ref, {&left, &right}, 1.f, 12.f, o);
-  const Measured raw = measure(scene, ref, result.depth, 0.02f);
-  o.seed = 2;
-  const auto leftResult = sr::stereo::patchMatch(left, {&ref, &right}, 1.f, 12.f, o);
-  o.seed = 3;
-  const auto rightResult = sr::stereo::patchMatch(right, {&ref, &left}, 1.f, 12.f, o);
-  sr::stereo::keepConsistent(ref, result.depth, {&left, &right}, {&leftResult.depth, &rightResult.depth}, 1, 0.01f, 2.f);
+  sr::stereo::DepthNormal alone;
+  const sr::stereo::DepthNormal result = consistentThreeViews(ref, left, right, 1.f, 12.f, &alone);
+  const Measured raw = measure(scene, ref, alone.depth, 0.02f);
   const Measured m = measure(scene, ref, result.depth, 0.02f);
   std::printf("[stereo] floor, PatchMatch alone: %.1f %% of pixels with a depth, median relative error %.5f, %.1f %% of all pixels within 2 %%, "
               "mean signed error %+.5f\n",
