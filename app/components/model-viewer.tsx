@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import type { CameraView, Viewer, ViewerReadyEvent } from "../viewer";
-import { downloadModel, startModelDownload } from "../viewer/download";
+import { downloadModel, startModelDownload, takeEarlyModelDownload } from "../viewer/download";
 import { applyPartTransform, normalizePartTransform } from "../viewer/part-transform";
 import { isSceneSource, partFailureNotice, sceneFilesKey, transformsKey, type PartFailure, type SceneSource } from "./scene-source";
 import { ViewerToolbar } from "./viewer-toolbar";
@@ -239,7 +239,15 @@ export function ModelViewer({ source, background, className, autorotate, initial
     } else {
       // The download starts at once, before the viewer bundle has arrived; the viewer then reads the
       // bytes as they come (format detection, first splats of a plain .ply before the end).
-      const download = startModelDownload({ url, token, xorKey, signal: abort.signal, onProgress: showProgress });
+      // A public model's download may have begun before hydration (startViewerEarly, decision 035): adopted
+      // when it is this URL with this key.
+      const early = takeEarlyModelDownload(url, { token, xorKey });
+      const download = early?.download ?? startModelDownload({ url, token, xorKey, signal: abort.signal, onProgress: showProgress });
+      if (early) {
+        abort.signal.addEventListener("abort", early.cancel);
+        download.onData(() => showProgress(download.loaded, download.total));
+        showProgress(download.loaded, download.total);
+      }
       download.done.then(
         (bytes) => showPreparing(bytes.byteLength),
         () => undefined, // reported by viewer.load()

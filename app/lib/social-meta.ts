@@ -1,6 +1,7 @@
 import type { MetaDescriptor } from "@remix-run/react";
 import { embedUrl, EMBED_SIZE, shareUrl } from "./embed-code";
 import { oembedDiscoveryHref } from "./oembed";
+import { publicEnvFromMatches } from "./use-public-env";
 
 /**
  * Link previews for a model (/item/{id}, /embed/{id}): Open Graph and Twitter card tags with the thumbnail,
@@ -55,6 +56,5 @@ export function itemSocialMeta(item: SharedItem, appUrl: string): MetaDescriptor
 
 /** The site's public address from the root loader's data (meta functions see it through `matches`). */
 export function appUrlFromMatches(matches: Array<{ id: string; data: unknown }>): string | null {
-  const root = matches.find((match) => match.id === "root")?.data as { env?: { appUrl?: string } } | undefined;
-  return root?.env?.appUrl ?? null;
+  return publicEnvFromMatches(matches)?.appUrl ?? null;
 }

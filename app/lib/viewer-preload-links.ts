@@ -1,4 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/node";
+import { startEarlyModelDownload } from "~/viewer/download";
+import { xorKeyFromString } from "~/lib/xor";
 
 /**
  * `<link>`s for what viewerPreloads() (viewer-preloads.server.ts) named: modulepreload for scripts, a CORS
@@ -15,6 +17,15 @@ export function viewerPreloadLinks(preloads: { modules: string[]; fetches: strin
 }
 
 /**
+ * The `<link>` that starts a page's model download with its HTML, in the mode (CORS, no credentials) of the
+ * viewer's own fetch, which is then served from it. `data-model` with the site's XOR key: startViewerEarly()
+ * reads that download before hydration and, for a splat (`data-splat`), decodes it (decision 035).
+ */
+export function modelPreloadLink({ href, splat, xorKey }: { href: string; splat: boolean; xorKey: string }): MetaDescriptor {
+  return { tagName: "link", rel: "preload", href, as: "fetch", crossOrigin: "anonymous", "data-model": "", "data-xor-key": xorKey, ...(splat ? { "data-splat": "" } : {}) };
+}
+
+/**
  * Called by a page's route module as it runs, before hydration: starts evaluating the viewer bundle
  * (three.js, our viewer) instead of in ModelViewer's effect after it (the effect's own import() then finds
  * it under way); when the HTML marked a splat (`link[data-splat]`), Spark too, instead of after the model's
@@ -24,6 +35,20 @@ export function startViewerEarly(): void {
   // Only where the page will show a model (not for an unavailable embed or a scan still processing).
   if (typeof document === "undefined" || !document.querySelector("link[data-viewer]")) return;
   const viewer = import("~/viewer");
-  if (document.querySelector("link[data-splat]")) viewer.then((module) => module.preloadSplatRenderer()).catch(() => undefined);
-  else viewer.catch(() => undefined);
+  if (!document.querySelector("link[data-splat]")) {
+    viewer.catch(() => undefined);
+    return;
+  }
+  // A splat named by the page (link[data-model][data-splat], the embed): its download (served from the
+  // preload) is read from now on and Spark decodes it as soon as both are in, while React hydrates; the
+  // viewer adopts both (takeEarlyModelDownload, early-decode.ts; decision 035).
+  const model = document.querySelector<HTMLLinkElement>("link[data-model][data-splat]");
+  // data-xor-key: the site's public model key (SPEC §7), with which ItemViewer will ask for the same bytes.
+  const download = model ? startEarlyModelDownload(model.href, xorKeyFromString(model.dataset.xorKey ?? "")) : null;
+  viewer
+    .then((module) => {
+      module.preloadSplatRenderer().catch(() => undefined);
+      if (download) module.decodeEarly(download);
+    })
+    .catch(() => undefined);
 }

@@ -10,9 +10,9 @@ import { embedQuery, parseEmbedOptions } from "~/lib/embed-options";
 import { isSplatFormat } from "~/lib/model-format";
 import type { RouteHandle } from "~/lib/route-handle";
 import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
-import { startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
+import { modelPreloadLink, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
 import { viewerPreloads } from "~/lib/viewer-preloads.server";
-import { usePublicEnv } from "~/lib/use-public-env";
+import { publicEnvFromMatches, usePublicEnv } from "~/lib/use-public-env";
 
 // /embed/{id}: framable by any site (entry.server: frame-ancestors *), no layout. Shows what any visitor may
 // see (public and unlisted models) with ?autorotate=&annotations=&background= over the item's settings, the
@@ -41,10 +41,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     { title: item ? `${item.name} — Scanroom` : "Model not available — Scanroom" },
     { name: "robots", content: "noindex" },
     ...(item && appUrl ? itemSocialMeta(item, appUrl) : []),
-    // The model request starts with the page, not after the scripts have run and React has hydrated (issue 20):
-    // the viewer's fetch (same URL, CORS mode, no credentials for a public model) is then served from it.
-    // data-splat: startViewerEarly() then also starts loading the splat renderer (Spark and its WASM) at once.
-    ...(model ? [{ tagName: "link", rel: "preload", href: model, as: "fetch", crossOrigin: "anonymous", ...(splat ? { "data-splat": "" } : {}) } as const] : []),
+    // The model request starts with the page, not after the scripts have run and React has hydrated (issue 20),
+    // and is read and (a splat) decoded before hydration; the viewer adopts both (decision 035).
+    ...(model ? [modelPreloadLink({ href: model, splat, xorKey: publicEnvFromMatches(matches)?.modelXorKey ?? "" })] : []),
     ...viewerPreloadLinks(data?.preloads),
   ];
 };

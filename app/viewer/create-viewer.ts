@@ -34,7 +34,9 @@ import { createSceneModel, isSceneModel } from "./scene-model";
 import { sumProgress, type PartProgress } from "./scene-progress";
 import { allPartsFailedError, EMPTY_SCENE, looksLikeMeshFile, validateScenePart } from "./scene-request";
 import { receiveDownload, type PreviewBytes } from "./streamed-load";
+import { DEFAULT_SPLAT_TIMEOUT_MS, takeEarlyDecode, type EarlyDecoded } from "./early-decode";
 import { Emitter } from "./emitter";
+import { markLoad } from "./load-marks";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
 import { DEFAULT_BACKGROUND } from "./background";
 import { VIEWER_FOV, viewDirectionFor } from "./camera-fit";
@@ -60,7 +62,6 @@ import type {
 
 export { DEFAULT_BACKGROUND };
 export { DEFAULT_DECODER_PATH };
-const DEFAULT_SPLAT_TIMEOUT_MS = 60_000;
 /** Bytes handed to format detection (enough for a .ksplat header and any PLY header). */
 const HEAD_BYTES = 64 * 1024;
 /** Longest wait for a decoded splat to be sorted and drawn before "ready" fires anyway. */
@@ -140,10 +141,7 @@ export function createViewer(options: ViewerOptions): Viewer {
   let frames = 0;
   let firstFrameAt: number | null = null;
   let readyAt: number | null = null;
-  /** A User Timing mark of the load path (DevTools' timeline, the viewer bench's breakdown; issue 20). */
-  const mark = (name: string) => {
-    if (typeof performance !== "undefined" && typeof performance.mark === "function") performance.mark(`viewer:${name}`);
-  };
+  const mark = markLoad;
   /** The model on show at the last render, and how many splats Spark drew in it (0 before a first sort). */
   let lastDrawn: { model: LoadedModel | null; splats: number } = { model: null, splats: 0 };
   /** Counts user moves of the camera, to keep their view when a preview is replaced by the full model. */
@@ -362,7 +360,29 @@ export function createViewer(options: ViewerOptions): Viewer {
    * Decodes a whole file: the format from its magic bytes (the name as a tie-breaker), splats
    * through Spark, glTF through GLTFLoader. Rejects with a readable Error.
    */
-  async function decodeModel(bytes: ArrayBuffer, fileName: string | undefined, onProgress?: (loaded: number, total: number | null) => void): Promise<DecodedModel> {
+  async function decodeModel(
+    bytes: ArrayBuffer,
+    fileName: string | undefined,
+    onProgress?: (loaded: number, total: number | null) => void,
+    early?: Promise<EarlyDecoded | null> | null,
+  ): Promise<DecodedModel> {
+    let adopted = false;
+    try {
+      const { fromEarly, ...decoded } = await decodeFile(bytes, fileName, onProgress, early);
+      adopted = fromEarly;
+      return decoded;
+    } finally {
+      // An early decode not taken (other bytes or settings, or this decode failed) is let go.
+      if (early && !adopted) early.then((unused) => unused?.model.dispose()).catch(() => undefined);
+    }
+  }
+
+  async function decodeFile(
+    bytes: ArrayBuffer,
+    fileName: string | undefined,
+    onProgress: ((loaded: number, total: number | null) => void) | undefined,
+    early: Promise<EarlyDecoded | null> | null | undefined,
+  ): Promise<DecodedModel & { fromEarly: boolean }> {
     if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
     const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), fileName);
     if (!format) throw new Error(EMPTY_OR_CORRUPTED);
@@ -371,13 +391,19 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (splat) {
       await ensureSpark(target);
       mark("splat-renderer");
-      return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }) };
+      // The page's early decode of these same bytes (early-decode.ts), when it made what we would make.
+      const earlier = early ? await early.catch(() => null) : null;
+      if (earlier && earlier.bytes === bytes && earlier.format === format && earlier.splatBudget === splatBudget && splatTimeoutMs === DEFAULT_SPLAT_TIMEOUT_MS) {
+        mark("early-decode-taken");
+        return { format, model: earlier.model, fromEarly: true };
+      }
+      return { format, model: await loadSplat({ bytes, format, fileName, timeoutMs: splatTimeoutMs, splatBudget, onProgress }), fromEarly: false };
     }
     // GLTFLoader and its decoders load with the first mesh: a splat page never downloads them (issue 20).
     const { createGltfLoader, loadGltf } = await import("./load-gltf");
     if (disposed) throw new LoadCancelledError("The viewer was disposed during loading");
     gltfLoader ??= createGltfLoader(target, decoderPath);
-    return { format, model: await loadGltf(gltfLoader.loader, bytes, format) };
+    return { format, model: await loadGltf(gltfLoader.loader, bytes, format), fromEarly: false };
   }
 
   /** Starts a load that supersedes the one in flight (if any). */
@@ -427,6 +453,8 @@ export function createViewer(options: ViewerOptions): Viewer {
     let previewedAt: number | null = null;
     let loaded: LoadedModel;
     let format: ModelFormat;
+    // A decode the page started before the viewer existed (decision 035); disposed when not used.
+    let early = "download" in request ? takeEarlyDecode(request.download) : null;
     try {
       const bytes =
         "download" in request
@@ -446,11 +474,19 @@ export function createViewer(options: ViewerOptions): Viewer {
           : request.bytes;
       if (!isCurrent()) throw cancellation();
       mark("received");
-      ({ model: loaded, format } = await decodeModel(bytes, fileName, (done, total) => {
-        if (isCurrent()) events.emit("progress", { loaded: done, total });
-      }));
+      const pending = early;
+      early = null;
+      ({ model: loaded, format } = await decodeModel(
+        bytes,
+        fileName,
+        (done, total) => {
+          if (isCurrent()) events.emit("progress", { loaded: done, total });
+        },
+        pending,
+      ));
       mark("decoded");
     } catch (error) {
+      early?.then((unused) => unused?.model.dispose()).catch(() => undefined);
       throw fail(error, EMPTY_OR_CORRUPTED);
     }
     try {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { xorInPlace } from "../lib/xor";
-import { downloadModel, EMPTY_OR_CORRUPTED, fetchPublicFile } from "./download";
+import { downloadModel, EMPTY_OR_CORRUPTED, fetchPublicFile, startEarlyModelDownload, takeEarlyModelDownload } from "./download";
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -111,5 +111,39 @@ describe("fetchPublicFile", () => {
   it("reports the status when not ok", async () => {
     mockFetch(new Response("nope", { status: 404 }));
     await expect(fetchPublicFile("/missing.glb")).rejects.toThrow("Failed to download from URL: 404");
+  });
+});
+
+describe("startEarlyModelDownload", () => {
+  const key = new TextEncoder().encode("k3y");
+
+  it("is taken once, by the same URL written either way and the same key, decoded with that key", async () => {
+    vi.stubGlobal("document", { baseURI: "https://app.example/embed/1" });
+    const plain = new Uint8Array([7, 8, 9, 10]);
+    const encoded = xorInPlace(plain.slice(), key, 0);
+    const fetchMock = mockFetch(new Response(streamOf([encoded]), { headers: { "Content-Length": "4" } }));
+    const early = startEarlyModelDownload("https://app.example/v1/item/1/file", key);
+    expect(takeEarlyModelDownload("/v1/item/2/file", { xorKey: key })).toBeNull();
+    expect(takeEarlyModelDownload("/v1/item/1/file", { xorKey: null })).toBeNull();
+    expect(takeEarlyModelDownload("/v1/item/1/file", { xorKey: new TextEncoder().encode("k3z") })).toBeNull();
+    // A viewer that needs a token downloads on its own: the early request carried none.
+    expect(takeEarlyModelDownload("/v1/item/1/file", { xorKey: key, token: "t" })).toBeNull();
+    const taken = takeEarlyModelDownload("/v1/item/1/file", { xorKey: new TextEncoder().encode("k3y") });
+    expect(taken?.download).toBe(early);
+    expect(takeEarlyModelDownload("/v1/item/1/file", { xorKey: key })).toBeNull();
+    expect([...new Uint8Array(await taken!.download.done)]).toEqual([...plain]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(new Headers(fetchMock.mock.calls[0]![1]?.headers).get("Authorization")).toBeNull();
+  });
+
+  it("without a key is taken by a viewer with none, and cancelled through the taker", async () => {
+    vi.stubGlobal("document", { baseURI: "https://app.example/embed/1" });
+    const fetchMock = mockFetch(new Response(streamOf([new Uint8Array([7, 8])]), { headers: { "Content-Length": "2" } }));
+    startEarlyModelDownload("/v1/item/1/file", new Uint8Array(0));
+    const taken = takeEarlyModelDownload("/v1/item/1/file", { xorKey: null });
+    expect([...new Uint8Array(await taken!.download.done)]).toEqual([7, 8]);
+    const signal = fetchMock.mock.calls[0]![1]?.signal;
+    taken!.cancel();
+    expect(signal?.aborted).toBe(true);
   });
 });

@@ -146,3 +146,41 @@ export async function fetchPublicFile(url: string, signal?: AbortSignal): Promis
   if (!response.ok) throw new Error(`Failed to download from URL: ${response.status}`);
   return response.arrayBuffer();
 }
+
+/**
+ * The page's model download begun before React hydrated (startViewerEarly, decision 035): the request the
+ * HTML's preload link started, read as it arrives and XOR-decoded with the page's key (SPEC §7: every model
+ * is delivered encoded, public ones too). ModelViewer adopts it instead of fetching again.
+ */
+let early: { url: string; xorKey: Uint8Array | null; download: ModelDownload; abort: AbortController } | null = null;
+
+/** Starts downloading a public model (no token) ahead of the viewer; see takeEarlyModelDownload. */
+export function startEarlyModelDownload(url: string, xorKey: Uint8Array | null): ModelDownload {
+  const abort = new AbortController();
+  const key = xorKey && xorKey.length > 0 ? xorKey : null;
+  const download = startModelDownload({ url, xorKey: key, signal: abort.signal });
+  early = { url: new URL(url, document.baseURI).href, xorKey: key, download, abort };
+  return download;
+}
+
+function sameKey(a: Uint8Array | null, b: Uint8Array | null | undefined): boolean {
+  const other = b && b.length > 0 ? b : null;
+  if (!a || !other) return a === other;
+  return a.length === other.length && a.every((byte, i) => byte === other[i]);
+}
+
+/**
+ * The early download of this model, once (a later viewer of the same URL downloads on its own), with the
+ * function that cancels it; null when none was started for this URL and key (its bytes would be decoded
+ * with another key) or when the viewer needs a token (the early request carried none).
+ */
+export function takeEarlyModelDownload(
+  url: string,
+  { token, xorKey }: { token?: string | null; xorKey?: Uint8Array | null },
+): { download: ModelDownload; cancel: () => void } | null {
+  if (!early || token || typeof document === "undefined") return null;
+  if (new URL(url, document.baseURI).href !== early.url || !sameKey(early.xorKey, xorKey)) return null;
+  const { download, abort } = early;
+  early = null;
+  return { download, cancel: () => abort.abort() };
+}

@@ -2,6 +2,7 @@
 export { createViewer, DEFAULT_BACKGROUND, DEFAULT_DECODER_PATH } from "./create-viewer";
 /** Starts loading the splat renderer (Spark and its WASM) before a splat is known to come; failures are reported by the load. */
 export { loadSpark as preloadSplatRenderer } from "./load-splat";
+export { decodeEarly } from "./early-decode";
 export { downloadModel, fetchPublicFile, startModelDownload, EMPTY_OR_CORRUPTED, type DownloadModelOptions, type ModelDownload } from "./download";
 export { isFullscreen, onFullscreenChange, toggleFullscreen } from "./fullscreen";
 export { viewerDiagnostics, type ViewerDiagnostics } from "./diagnostics";

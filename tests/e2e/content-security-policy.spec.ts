@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { SHARED_DATA } from "../setup/shared-data";
 import { expect, registerAndSignIn, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { BASE_URL, createCreator, disconnect, uploadModel, type Creator } from "./site-seed";
@@ -127,10 +127,18 @@ test("embeds and model pages render a GLB and a splat under the policy", async (
     ["glb", glbId],
     ["splat", splatId],
   ] as const) {
+    const modelRequests: string[] = [];
+    const countModelRequests = (request: Request) => {
+      if (new URL(request.url()).pathname === `/v1/item/${itemId}/file`) modelRequests.push(request.url());
+    };
+    page.on("request", countModelRequests);
     await page.goto(`/embed/${itemId}`);
     await expect(page.getByRole("toolbar", { name: "Viewer controls" })).toBeVisible({ timeout: 120_000 });
     await expect.poll(() => shareOfNonBackgroundPixels(page, "canvas", VIEWER_BACKGROUND), { timeout: 60_000, message: `${label} drawn` }).toBeGreaterThan(0.01);
     expect(await violations(page), label).toEqual([]);
+    // The HTML's preload starts the download; the viewer (for a splat already before hydration) reads that one.
+    page.off("request", countModelRequests);
+    expect(modelRequests, `${label}: the embed downloads its model once`).toHaveLength(1);
     // The model page with the same viewer, too.
     await page.goto(`/item/${itemId}`);
     await expect(page.getByRole("toolbar", { name: "Viewer controls" })).toBeVisible({ timeout: 120_000 });
