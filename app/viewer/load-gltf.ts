@@ -20,9 +20,25 @@ export function withTrailingSlash(path: string): string {
   return path.endsWith("/") ? path : `${path}/`;
 }
 
+/**
+ * Meshopt-compressed buffers (our scans' GLBs, app/worker/web-glb.server.ts) are decoded in workers, not on the
+ * main thread (issue 20): GLTFLoader takes decodeGltfBufferAsync, which uses them. One pool for the page,
+ * made with the first glTF viewer; at most two workers, one fewer than the cores where there are few.
+ */
+let meshoptWorkers = false;
+function decodeMeshoptInWorkers(): void {
+  if (meshoptWorkers || typeof Worker === "undefined") return;
+  meshoptWorkers = true;
+  const cores = typeof navigator !== "undefined" && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
+  // Not a React hook, despite its name.
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  MeshoptDecoder.useWorkers(Math.max(1, Math.min(2, cores - 1)));
+}
+
 /** One loader per viewer: the DRACO and KTX2 workers are only started when a file needs them. */
 export function createGltfLoader(renderer: WebGLRenderer, decoderPath: string): GltfLoaderHandle {
   const base = withTrailingSlash(decoderPath);
+  decodeMeshoptInWorkers();
   const draco = new DRACOLoader().setDecoderPath(`${base}draco/`);
   const ktx2 = new KTX2Loader().setTranscoderPath(`${base}basis/`).detectSupport(renderer);
   const loader = new GLTFLoader().setDRACOLoader(draco).setKTX2Loader(ktx2).setMeshoptDecoder(MeshoptDecoder);

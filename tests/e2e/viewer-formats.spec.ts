@@ -2,10 +2,12 @@
 // that moves (a plain .ply shows splats before its download ends), splats reach visitors as .sog
 // delivery copies, a corrupt copy of each file gives the error message, the controls answer, and
 // opening and closing 20 viewers gives every viewer's resources back.
+// A GLB made as our scans' meshes are (meshopt) renders too: its buffers are decoded in workers (issue 20).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, CDPSession, Page } from "@playwright/test";
 import type { DeclaredModelType } from "~/lib/model-format";
+import { compressGlbForWeb } from "~/worker/web-glb.server";
 import { PNG } from "pngjs";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
@@ -23,12 +25,15 @@ interface Sample {
   modelType: DeclaredModelType;
   /** The format the viewer decodes when it shows the original. */
   format: string;
+  /** Uploaded as our scans' GLBs are made (meshopt, WebP textures): decoded in the viewer's meshopt workers. */
+  webCompressed?: boolean;
 }
 
 // Splat samples before guitar.ply: by then the viewer's JS is in the browser cache, and only the
 // model itself downloads under the throttled network.
 const SAMPLES: Sample[] = [
   { key: "cat", file: "models/cat.glb", modelType: "glb", format: "glb" },
+  { key: "cat-meshopt", file: "models/cat.glb", modelType: "glb", format: "glb", webCompressed: true },
   { key: "specular", file: "models/SpecularTest.glb", modelType: "glb", format: "glb" },
   { key: "guitar-ksplat", file: "splats/guitar.ksplat", modelType: "ksplat", format: "ksplat" },
   { key: "guitar-compressed", file: "splats/guitar.compressed.ply", modelType: "ply", format: "compressed-ply" },
@@ -123,7 +128,8 @@ test.beforeAll(async ({ browser }) => {
   owner = await createIdentity({ name: "Viewer Tester" });
   await api("GET", "/user");
   for (const sample of SAMPLES) {
-    const bytes = new Uint8Array(readFileSync(path.join(DATA, sample.file)));
+    const original = new Uint8Array(readFileSync(path.join(DATA, sample.file)));
+    const bytes = sample.webCompressed ? new Uint8Array(await compressGlbForWeb(original)) : original;
     items.set(sample.key, await uploadModel(sample.key, sample.modelType, bytes));
     // A corrupt copy: the header is intact (the upload check passes), the rest is cut off.
     corrupt.set(sample.key, await uploadModel(`${sample.key} (corrupt)`, sample.modelType, bytes.slice(0, Math.floor(bytes.length * 0.6))));
