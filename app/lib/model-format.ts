@@ -170,6 +170,15 @@ export function detectModelFormat(head: Uint8Array, fileName?: string): ModelFor
   return null;
 }
 
+/** Bytes format detection looks at: enough for a .ksplat header and any PLY header. */
+export const FORMAT_HEAD_BYTES = 64 * 1024;
+
+/** detectModelFormat on the head of a whole file (or of what has arrived of it). */
+export function detectFileFormat(bytes: ArrayBuffer | Uint8Array, fileName?: string): ModelFormat | null {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  return detectModelFormat(view.subarray(0, Math.min(view.length, FORMAT_HEAD_BYTES)), fileName);
+}
+
 /** The gaussian-splat formats (everything but glTF). */
 export const SPLAT_FORMATS: readonly ModelFormat[] = ["ply", "compressed-ply", "ksplat", "spz", "splat", "sog"];
 

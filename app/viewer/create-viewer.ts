@@ -18,7 +18,7 @@ import {
 } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
-import { detectModelFormat, type ModelFormat } from "../lib/model-format";
+import { detectFileFormat, type ModelFormat } from "../lib/model-format";
 import type { ArSupport } from "./ar";
 import { flyTo } from "./camera-flight";
 import { detectDeviceProfile } from "./device-profile";
@@ -34,7 +34,7 @@ import { createSceneModel, isSceneModel } from "./scene-model";
 import { sumProgress, type PartProgress } from "./scene-progress";
 import { allPartsFailedError, EMPTY_SCENE, looksLikeMeshFile, validateScenePart } from "./scene-request";
 import { receiveDownload, type PreviewBytes } from "./streamed-load";
-import { DEFAULT_SPLAT_TIMEOUT_MS, takeEarlyDecode, type EarlyDecoded } from "./early-decode";
+import { takeEarlyDecode, type EarlyDecoded } from "./early-decode";
 import { Emitter } from "./emitter";
 import { markLoad } from "./load-marks";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError, toError } from "./errors";
@@ -45,7 +45,7 @@ import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
 import { DEFAULT_DECODER_PATH } from "./decoder-path";
 import type { GltfLoaderHandle } from "./load-gltf";
-import { createSparkRenderer, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
+import { createSparkRenderer, DEFAULT_SPLAT_TIMEOUT_MS, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
 import { startRenderLoop, type RenderLoop } from "./render-loop";
 import type {
@@ -62,8 +62,6 @@ import type {
 
 export { DEFAULT_BACKGROUND };
 export { DEFAULT_DECODER_PATH };
-/** Bytes handed to format detection (enough for a .ksplat header and any PLY header). */
-const HEAD_BYTES = 64 * 1024;
 /** Longest wait for a decoded splat to be sorted and drawn before "ready" fires anyway. */
 const SPLAT_FIRST_DRAW_TIMEOUT_MS = 5_000;
 /** Scene parts downloading at once (download factories beyond this wait for a free slot). */
@@ -384,7 +382,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     early: Promise<EarlyDecoded | null> | null | undefined,
   ): Promise<DecodedModel & { fromEarly: boolean }> {
     if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
-    const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), fileName);
+    const format = detectFileFormat(bytes, fileName);
     if (!format) throw new Error(EMPTY_OR_CORRUPTED);
     const splat = isSplatFormat(format);
     const target = ensureRenderer(!splat);
@@ -868,7 +866,7 @@ export function createViewer(options: ViewerOptions): Viewer {
       const load = (async () => {
         const bytes = await source();
         if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
-        const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)), "model.glb");
+        const format = detectFileFormat(bytes, "model.glb");
         if (format !== "glb" && format !== "gltf") throw new Error("The model for viewing in your space is not a glTF file");
         if (disposed || !renderer) throw new LoadCancelledError("The viewer was disposed during loading");
         const { createGltfLoader, loadGltf } = await import("./load-gltf");

@@ -4,16 +4,13 @@
  * viewer is created; the viewer's load() of that same download then takes the decoded model instead of
  * decoding again (it decodes itself when the early decode failed or used other settings).
  */
-import { detectModelFormat, isSplatFormat, type ModelFormat } from "../lib/model-format";
+import { detectFileFormat, isSplatFormat, type ModelFormat } from "../lib/model-format";
 import { detectDeviceProfile } from "./device-profile";
 import type { ModelDownload } from "./download";
 import type { LoadedModel } from "./loaded-model";
 import { markLoad } from "./load-marks";
-import { loadSplat } from "./load-splat";
+import { DEFAULT_SPLAT_TIMEOUT_MS, loadSplat } from "./load-splat";
 
-/** How long a splat's decode may take (the viewer's default, and the early decode's). */
-export const DEFAULT_SPLAT_TIMEOUT_MS = 60_000;
-const HEAD_BYTES = 64 * 1024;
 
 export interface EarlyDecoded {
   bytes: ArrayBuffer;
@@ -28,7 +25,7 @@ const decodes = new WeakMap<ModelDownload, Promise<EarlyDecoded | null>>();
 export function decodeEarly(download: ModelDownload): void {
   if (decodes.has(download)) return;
   const decoded = download.done.then(async (bytes): Promise<EarlyDecoded | null> => {
-    const format = detectModelFormat(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, HEAD_BYTES)));
+    const format = detectFileFormat(bytes);
     if (!format || !isSplatFormat(format)) return null;
     const splatBudget = detectDeviceProfile().splatBudget;
     markLoad("early-decode");

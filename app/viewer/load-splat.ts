@@ -94,6 +94,9 @@ function sampleCenters(mesh: SplatMesh): SplatCenterSample {
   return sample;
 }
 
+/** How long a splat's decode may take unless the viewer is told otherwise (the early decode's too). */
+export const DEFAULT_SPLAT_TIMEOUT_MS = 60_000;
+
 /** No splat container we read stores a splat in fewer bytes (.sog ≈ 12.5, .spz ≈ 15). */
 const MIN_BYTES_PER_SPLAT = 10;
 

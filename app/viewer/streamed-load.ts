@@ -3,7 +3,7 @@
  * .splat has arrived and the rest will take a while longer, its complete splats are handed over
  * for display; the whole file follows when the download ends.
  */
-import { detectModelFormat, type ModelFormat } from "../lib/model-format";
+import { detectFileFormat, FORMAT_HEAD_BYTES, type ModelFormat } from "../lib/model-format";
 import type { ModelDownload } from "./download";
 import { previewFromPrefix, supportsPreview } from "./splat-preview";
 
@@ -11,7 +11,6 @@ import { previewFromPrefix, supportsPreview } from "./splat-preview";
 const PREVIEW_AT = 0.25;
 /** A preview is only worth decoding when the rest of the download is expected to take this long. */
 const PREVIEW_MIN_REMAINING_MS = 2_000;
-const HEAD_BYTES = 64 * 1024;
 
 export interface PreviewBytes {
   bytes: Uint8Array;
@@ -63,9 +62,9 @@ export async function receiveDownload({
 }): Promise<ArrayBuffer> {
   const startedAt = performance.now();
   const loadedAtStart = download.loaded;
-  const hasHead = await whenReceived(download, () => (download.received()?.length ?? 0) >= HEAD_BYTES);
+  const hasHead = await whenReceived(download, () => (download.received()?.length ?? 0) >= FORMAT_HEAD_BYTES);
   const head = download.received();
-  const format = hasHead && head ? detectModelFormat(head.subarray(0, HEAD_BYTES), fileName) : null;
+  const format = hasHead && head ? detectFileFormat(head, fileName) : null;
   if (format) onFormat?.(format);
   const total = download.total;
   if (format && supportsPreview(format) && total && isCurrent()) {
