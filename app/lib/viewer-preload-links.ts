@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import { startEarlyModelDownload } from "~/viewer/download";
+import { isSplatFormat } from "~/lib/model-format";
 import { xorKeyFromString } from "~/lib/xor";
 
 /**
@@ -23,6 +24,26 @@ export function viewerPreloadLinks(preloads: { modules: string[]; fetches: strin
  */
 export function modelPreloadLink({ href, splat, xorKey }: { href: string; splat: boolean; xorKey: string }): MetaDescriptor {
   return { tagName: "link", rel: "preload", href, as: "fetch", crossOrigin: "anonymous", "data-model": "", "data-xor-key": xorKey, ...(splat ? { "data-splat": "" } : {}) };
+}
+
+/** What a page's viewer shows, as far as the early model download needs to know. */
+export interface EarlyModelItem {
+  model_url: string | null;
+  file_format?: string | null;
+  delivered_format?: string | null;
+  visibility?: string | null;
+  scene_parts?: readonly unknown[] | null;
+}
+
+/**
+ * The model preload for a page whose viewer will download `item.model_url` without a token (ItemViewer: public
+ * and unlisted models), or nothing: a private model needs the owner's token, which the HTML cannot carry, and a
+ * scene downloads its parts. Only such a download can be adopted by the viewer (takeEarlyModelDownload).
+ */
+export function earlyModelLinks(item: EarlyModelItem | null | undefined, xorKey: string): MetaDescriptor[] {
+  if (!item?.model_url || (item.scene_parts?.length ?? 0) > 0) return [];
+  if (item.visibility !== "public" && item.visibility !== "unlisted") return [];
+  return [modelPreloadLink({ href: item.model_url, splat: isSplatFormat(item.delivered_format ?? item.file_format), xorKey })];
 }
 
 /**

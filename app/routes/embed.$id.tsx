@@ -10,7 +10,7 @@ import { embedQuery, parseEmbedOptions } from "~/lib/embed-options";
 import { isSplatFormat } from "~/lib/model-format";
 import type { RouteHandle } from "~/lib/route-handle";
 import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
-import { modelPreloadLink, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
+import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
 import { viewerPreloads } from "~/lib/viewer-preloads.server";
 import { publicEnvFromMatches, usePublicEnv } from "~/lib/use-public-env";
 
@@ -35,24 +35,16 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const appUrl = appUrlFromMatches(matches);
   const item = data && data.view.state !== "unavailable" ? data.view.item : null;
   const live = data && data.view.state === "live" ? data.view.item : null;
-  const model = live ? preloadedModelUrl(live) : null;
-  const splat = !!live && isSplatFormat(live.delivered_format ?? live.file_format);
   return [
     { title: item ? `${item.name} — Scanroom` : "Model not available — Scanroom" },
     { name: "robots", content: "noindex" },
     ...(item && appUrl ? itemSocialMeta(item, appUrl) : []),
     // The model request starts with the page, not after the scripts have run and React has hydrated (issue 20),
     // and is read and (a splat) decoded before hydration; the viewer adopts both (decision 035).
-    ...(model ? [modelPreloadLink({ href: model, splat, xorKey: publicEnvFromMatches(matches)?.modelXorKey ?? "" })] : []),
+    ...earlyModelLinks(live, publicEnvFromMatches(matches)?.modelXorKey ?? ""),
     ...viewerPreloadLinks(data?.preloads),
   ];
 };
-
-/** What ItemViewer downloads first on an embed (a public or unlisted model: no token), or null for a scene. */
-function preloadedModelUrl(item: { model_url: string | null; scene_parts?: unknown[] | null }): string | null {
-  if (Array.isArray(item.scene_parts) && item.scene_parts.length > 0) return null;
-  return item.model_url || null;
-}
 
 startViewerEarly();
 

@@ -7,7 +7,8 @@ import type { RouteHandle } from "~/lib/route-handle";
 import { loadVisibleItem } from "~/lib/visible-item.server";
 import { hasSomethingToView } from "~/domain/item-presenter";
 import { isSplatFormat } from "~/lib/model-format";
-import { startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
+import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
+import { publicEnvFromMatches } from "~/lib/use-public-env";
 import { viewerPreloads } from "~/lib/viewer-preloads.server";
 
 // /viewer/{id}: the model full screen, without the site's header and footer (SPEC §2 "no layout").
@@ -20,11 +21,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ item, annotations: await listAnnotations({ itemId: item.id }), preloads });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => [
   { title: data ? `${data.item.name} — Scanroom viewer` : "Viewer — Scanroom" },
   ...(data && data.item.visibility !== "public" ? [{ name: "robots", content: "noindex" }] : []),
+  // A public or unlisted model starts downloading with the page and a splat is decoded before hydration, as on
+  // the embed (decision 035); not the owner's original (?original=1), which needs their token.
+  ...(data && !isOriginalView(location.search) ? earlyModelLinks(data.item, publicEnvFromMatches(matches)?.modelXorKey ?? "") : []),
   ...viewerPreloadLinks(data?.preloads),
 ];
+
+function isOriginalView(search: string): boolean {
+  return new URLSearchParams(search).get("original") === "1";
+}
 
 startViewerEarly();
 
@@ -33,7 +41,7 @@ export default function FullScreenViewer() {
   // ?original=1: the owner compares the delivery copy (e.g. .sog) with the file as uploaded.
   const [search] = useSearchParams();
   const hasDeliveryCopy = !!item.original_url && item.delivered_format !== item.file_format;
-  const original = hasDeliveryCopy && search.get("original") === "1";
+  const original = hasDeliveryCopy && isOriginalView(`?${search}`);
   return (
     <div className="fullscreen-viewer">
       <h1 className="sr-only">{item.name}</h1>

@@ -127,18 +127,23 @@ test("embeds and model pages render a GLB and a splat under the policy", async (
     ["glb", glbId],
     ["splat", splatId],
   ] as const) {
-    const modelRequests: string[] = [];
-    const countModelRequests = (request: Request) => {
-      if (new URL(request.url()).pathname === `/v1/item/${itemId}/file`) modelRequests.push(request.url());
-    };
-    page.on("request", countModelRequests);
-    await page.goto(`/embed/${itemId}`);
-    await expect(page.getByRole("toolbar", { name: "Viewer controls" })).toBeVisible({ timeout: 120_000 });
-    await expect.poll(() => shareOfNonBackgroundPixels(page, "canvas", VIEWER_BACKGROUND), { timeout: 60_000, message: `${label} drawn` }).toBeGreaterThan(0.01);
-    expect(await violations(page), label).toEqual([]);
-    // The HTML's preload starts the download; the viewer (for a splat already before hydration) reads that one.
-    page.off("request", countModelRequests);
-    expect(modelRequests, `${label}: the embed downloads its model once`).toHaveLength(1);
+    // The embed and the full-screen viewer name a public model in their HTML: its preload starts the download,
+    // and the viewer (for a splat already before hydration, decoded by then) reads that one.
+    for (const pagePath of [`/embed/${itemId}`, `/viewer/${itemId}`]) {
+      const modelRequests: string[] = [];
+      const countModelRequests = (request: Request) => {
+        if (new URL(request.url()).pathname === `/v1/item/${itemId}/file`) modelRequests.push(request.url());
+      };
+      page.on("request", countModelRequests);
+      await page.goto(pagePath);
+      await expect(page.getByRole("toolbar", { name: "Viewer controls" })).toBeVisible({ timeout: 120_000 });
+      await expect.poll(() => shareOfNonBackgroundPixels(page, "canvas", VIEWER_BACKGROUND), { timeout: 60_000, message: `${label} drawn` }).toBeGreaterThan(0.01);
+      expect(await violations(page), `${label} ${pagePath}`).toEqual([]);
+      page.off("request", countModelRequests);
+      expect(modelRequests, `${label}: ${pagePath} downloads its model once`).toHaveLength(1);
+      const earlyDecodeTaken = await page.evaluate(() => performance.getEntriesByName("viewer:early-decode-taken").length);
+      expect(earlyDecodeTaken, `${label}: ${pagePath} shows the model decoded before hydration`).toBe(label === "splat" ? 1 : 0);
+    }
     // The model page with the same viewer, too.
     await page.goto(`/item/${itemId}`);
     await expect(page.getByRole("toolbar", { name: "Viewer controls" })).toBeVisible({ timeout: 120_000 });
