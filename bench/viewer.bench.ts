@@ -14,6 +14,8 @@
 // starts its own Auth emulator unless one runs on TEST_AUTH_EMULATOR_PORT.
 //   npx tsx bench/viewer.bench.ts            BENCH_VIEWER_MODELS=guitar,biker,1m (default: all three)
 //   BENCH_VIEWER_RUNS=5                      each page five times, medians printed (default 1)
+//   BENCH_VIEWER_PAGE=viewer                 our full-screen page (/viewer/{id}, the model set to autorotate)
+//                                            in place of the embed page
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -38,6 +40,7 @@ if (!existsSync(path.join(buildDir, "server/index.js"))) {
   process.exit(1);
 }
 const MODELS = (process.env.BENCH_VIEWER_MODELS ?? "guitar,biker,1m").split(",");
+const PAGE = process.env.BENCH_VIEWER_PAGE === "viewer" ? "viewer" : "embed";
 /** BENCH_VIEWER_TRACE=1: a Chrome trace of each local run, summarised (main thread and workers until the first frame). */
 const TRACE = process.env.BENCH_VIEWER_TRACE === "1";
 const TURN_MS = 3_000;
@@ -317,7 +320,9 @@ const { createIdentity } = await import("../tests/setup/firebase-users");
 const stopEmulator = await ensureAuthEmulator();
 const app = await startTestServer();
 const user = await createIdentity({ name: "Bench" });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+/** A browser of its own for each page: a page left behind (the plain page's 1M-splat frames) keeps SwiftShader's
+ * GPU process busy well past the quiet wait and slowed every later run in one shared browser (decision 035). */
+const launchBrowser = () => chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 let plain: Awaited<ReturnType<typeof startPlainServer>> | null = null;
 
 async function api(method: string, apiPath: string, body?: unknown) {
@@ -365,7 +370,9 @@ try {
   for (const [index, original] of originals.entries()) {
     const published = await publish(original.name, original.file);
     // The embed page's counters come from the viewer's diagnostics hook (app/viewer/diagnostics.ts).
-    const embedUrl = `${app.url}/embed/${published.itemId}?autorotate=1`;
+    // The full-screen page turns the model as its settings say; the embed as its query says.
+    if (PAGE === "viewer") await api("PATCH", `/item/${published.itemId}/settings`, { autorotate: true });
+    const embedUrl = PAGE === "viewer" ? `${app.url}/viewer/${published.itemId}` : `${app.url}/embed/${published.itemId}?autorotate=1`;
     const readEmbed = (page: Page) => () =>
       page.evaluate(() => {
         const hook = (window as unknown as { __scanroomViewers?: () => { live: Counters[] } }).__scanroomViewers;
@@ -373,12 +380,13 @@ try {
       });
     const readPlain = (page: Page) => () => page.evaluate(() => (window as unknown as { bench?: Counters }).bench ?? null);
     const run = async (url: string, read: (page: Page) => () => Promise<Counters | null>, slow = false, modelKey = "") => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const browser = await launchBrowser();
       try {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
         const page = await context.newPage();
         return await measure(page, url, read(page), { slow, modelKey });
       } finally {
-        await context.close();
+        await browser.close();
       }
     };
     // RUNS rounds of the four pages, each page after QUIET_MS of quiet; the rows print each figure's median.
@@ -404,10 +412,10 @@ try {
     const label = original.name.padEnd(14);
     const row = (name: string, m: Measured, slowRun: Measured) =>
       `${name.padEnd(22)} ${fmtBytes(m.bytes).padStart(11)}   ${fmtMs(m.firstFrameMs).padStart(11)}   ${fmtMs(m.readyMs).padStart(11)}   ${m.fps.toFixed(1).padStart(10)}   ${fmtMs(slowRun.firstFrameMs).padStart(14)}   ${fmtMs(slowRun.readyMs).padStart(14)}`;
-    print(`${label} ${row(`embed (.sog ${fmtBytes(published.sogBytes)})`, embed, embedSlow)}`);
+    print(`${label} ${row(`${PAGE} (.sog ${fmtBytes(published.sogBytes)})`, embed, embedSlow)}`);
     print(`${"".padEnd(14)} ${row("plain Spark (.ply)", baseline, baselineSlow)}`);
     const ratio = (a: number | null, b: number | null) => (a !== null && b ? `${(a / b).toFixed(2)}×` : "—");
-    print(`${"".padEnd(14)} embed / plain first frame${RUNS > 1 ? ` (medians of ${RUNS} runs)` : ""}: ${ratio(embed.firstFrameMs, baseline.firstFrameMs)} local, ${ratio(embedSlow.firstFrameMs, baselineSlow.firstFrameMs)} at 10 Mbit/s; shown: ${ratio(embed.readyMs, baseline.readyMs)} local, ${ratio(embedSlow.readyMs, baselineSlow.readyMs)} at 10 Mbit/s`);
+    print(`${"".padEnd(14)} ${PAGE} / plain first frame${RUNS > 1 ? ` (medians of ${RUNS} runs)` : ""}: ${ratio(embed.firstFrameMs, baseline.firstFrameMs)} local, ${ratio(embedSlow.firstFrameMs, baselineSlow.firstFrameMs)} at 10 Mbit/s; shown: ${ratio(embed.readyMs, baseline.readyMs)} local, ${ratio(embedSlow.readyMs, baselineSlow.readyMs)} at 10 Mbit/s`);
     if (RUNS > 1) {
       // Each run's own ratio (embed against the plain page measured just after it), the best of them.
       const best = (pick: (r: (typeof rounds)[number]) => [number | null, number | null]) => {
@@ -415,7 +423,7 @@ try {
         return ratios.length ? `${Math.min(...ratios).toFixed(2)}×` : "—";
       };
       print(`${"".padEnd(14)} best run's ratio, first frame: ${best((r) => [r.embed.firstFrameMs, r.baseline.firstFrameMs])} local, ${best((r) => [r.embedSlow.firstFrameMs, r.baselineSlow.firstFrameMs])} at 10 Mbit/s; shown: ${best((r) => [r.embed.readyMs, r.baseline.readyMs])} local, ${best((r) => [r.embedSlow.readyMs, r.baselineSlow.readyMs])} at 10 Mbit/s`);
-      print(`${"".padEnd(14)} first frames per run, local embed / plain: ${rounds.map((r) => `${fmtMs(r.embed.firstFrameMs)} / ${fmtMs(r.baseline.firstFrameMs)}`).join(", ")}`);
+      print(`${"".padEnd(14)} first frames per run, local ${PAGE} / plain: ${rounds.map((r) => `${fmtMs(r.embed.firstFrameMs)} / ${fmtMs(r.baseline.firstFrameMs)}`).join(", ")}`);
     }
     const t = embed.timeline;
     if (t) {
@@ -424,9 +432,9 @@ try {
         for (const r of t.requests) print(`${"".padEnd(16)} request ${r.name.slice(0, 40).padEnd(40)} ${String(r.kB).padStart(6)} kB  ${fmtMs(r.start)}–${fmtMs(r.end)}`);
         print(`${"".padEnd(16)} viewer marks: ${t.marks.map((m) => `${m.name.slice("viewer:".length)} ${fmtMs(m.at)}`).join(", ")}`);
       }
-      print(`${"".padEnd(14)} embed timeline (local): HTML ${fmtMs(t.htmlDone)}, scripts loaded ${fmtMs(t.scriptsDone)}, DOMContentLoaded ${fmtMs(t.domContentLoaded)}, model request ${fmtMs(t.modelStart)}–${fmtMs(t.modelDone)}, decode + first sort ${fmtMs(decode)}, first frame ${fmtMs(embed.firstFrameMs)}`);
+      print(`${"".padEnd(14)} ${PAGE} timeline (local): HTML ${fmtMs(t.htmlDone)}, scripts loaded ${fmtMs(t.scriptsDone)}, DOMContentLoaded ${fmtMs(t.domContentLoaded)}, model request ${fmtMs(t.modelStart)}–${fmtMs(t.modelDone)}, decode + first sort ${fmtMs(decode)}, first frame ${fmtMs(embed.firstFrameMs)}`);
     }
-    for (const [name, m] of [["embed", embed], ["plain", baseline]] as const) {
+    for (const [name, m] of [[PAGE, embed], ["plain", baseline]] as const) {
       if (!m.trace) continue;
       const causes = m.trace.mainByCause.slice(0, 8).map(({ cause, ms }) => `${cause} ${fmtMs(ms)}`).join(", ");
       const workers = m.trace.workers.map(({ name: worker, ms }) => `${worker} ${fmtMs(ms)}`).join(", ");
@@ -452,10 +460,9 @@ try {
     perFile.push({ file: url.split("/").pop()!, brotli: compressed });
   }
   print("");
-  print(`JS loaded by the embed page for a splat: ${seen.size} files, ${fmtBytes(raw)} raw, ${fmtBytes(gzip)} gzip, ${fmtBytes(brotli)} brotli`);
+  print(`JS loaded by the ${PAGE} page for a splat: ${seen.size} files, ${fmtBytes(raw)} raw, ${fmtBytes(gzip)} gzip, ${fmtBytes(brotli)} brotli`);
   if (process.env.BENCH_VIEWER_FILES === "1") for (const { file, brotli: size } of perFile.sort((a, b) => b.brotli - a.brotli)) print(`  ${file.padEnd(48)} ${fmtBytes(size).padStart(8)} brotli`);
 } finally {
-  await browser.close();
   plain?.close();
   await app.close();
   const { stopQueue } = await import("~/jobs/queue.server");
