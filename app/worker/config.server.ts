@@ -92,3 +92,10 @@ export function workerConfig(): WorkerConfig {
   cached ??= parseWorkerConfig();
   return cached;
 }
+
+/** Which trainer the splat stage runs (stages/splat.server.ts), as the worker's start-up line says it. */
+export function describeTrainer(config: Pick<WorkerConfig, "SCAN_TRAINER_COMMAND" | "SCAN_TRAIN_MINUTES">): string {
+  if (config.SCAN_TRAINER_COMMAND) return "SCAN_TRAINER_COMMAND (external, e.g. a GPU trainer)";
+  if (config.SCAN_TRAIN_MINUTES === 0) return "none: SCAN_TRAIN_MINUTES=0, splats built from the points";
+  return `ours on the CPU (native/train), up to ${config.SCAN_TRAIN_MINUTES} min per scan`;
+}

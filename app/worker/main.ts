@@ -6,7 +6,7 @@ import { startBillingSchedule } from "~/jobs/billing-schedule.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { logger } from "~/lib/logger.server";
 import { CapabilityReport } from "./capability-report.server";
-import { workerConfig } from "./config.server";
+import { describeTrainer, workerConfig } from "./config.server";
 import { findMissingScanTools } from "./scan-tools.server";
 import { startScanWorker } from "./worker.server";
 
@@ -55,7 +55,7 @@ async function main() {
   logger.info("scan worker ready", {
     concurrency: config.SCAN_WORKER_CONCURRENCY,
     threads: config.SCAN_THREADS,
-    trainer: config.SCAN_TRAINER_COMMAND ? "configured" : "none (preview splats)",
+    trainer: describeTrainer(config),
     workDir: config.workDir,
   });
   // Keep the report fresh (and notice tools that disappear, e.g. an uninstalled package).
@@ -74,3 +74,4 @@ main().catch((error) => {
   process.stderr.write(`[scan worker] could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
+
