@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
+import { modelDownloadNeedsToken } from "~/domain/item-presenter";
 import type { ViewerSettings } from "~/domain/viewer-settings";
 import { usePublicEnv } from "~/lib/use-public-env";
 import { xorKeyFromString } from "~/lib/xor";
@@ -71,7 +72,7 @@ export function ItemViewer({
   const format = mesh ? "glb" : original && item.original_url ? item.file_format : (item.delivered_format ?? item.file_format);
   // Only private models and the owner's original need the bearer token; the others start downloading
   // at once instead of after Firebase has restored the session (a second or more on a phone).
-  const needsToken = original || !item.visibility || item.visibility === "private";
+  const needsToken = modelDownloadNeedsToken(item, { original });
   if (needsToken && token === undefined) return null;
   const xorKey = xorKeyFromString(modelXorKey);
   const sceneParts = Array.isArray(item.scene_parts) ? item.scene_parts : null;

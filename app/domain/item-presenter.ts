@@ -50,3 +50,12 @@ export type ItemDto = ReturnType<typeof presentItem>;
 export function hasSomethingToView(item: { model_url: string | null; scene_parts?: readonly unknown[] | null }): boolean {
   return !!item.model_url || (item.scene_parts?.length ?? 0) > 0;
 }
+
+/**
+ * Whether the viewer must send the owner's token to download this item's model: a private model (or one whose
+ * visibility is unknown) and the owner's original file do; public and unlisted models download without one, so
+ * their download may start before the sign-in state is known, or with the page's HTML (decision 035).
+ */
+export function modelDownloadNeedsToken(item: { visibility?: string | null }, { original = false }: { original?: boolean } = {}): boolean {
+  return original || (item.visibility !== "public" && item.visibility !== "unlisted");
+}

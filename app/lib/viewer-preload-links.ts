@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import { startEarlyModelDownload } from "~/viewer/download";
+import { modelDownloadNeedsToken } from "~/domain/item-presenter";
 import { isSplatFormat } from "~/lib/model-format";
 import { xorKeyFromString } from "~/lib/xor";
 
@@ -42,7 +43,7 @@ export interface EarlyModelItem {
  */
 export function earlyModelLinks(item: EarlyModelItem | null | undefined, xorKey: string): MetaDescriptor[] {
   if (!item?.model_url || (item.scene_parts?.length ?? 0) > 0) return [];
-  if (item.visibility !== "public" && item.visibility !== "unlisted") return [];
+  if (modelDownloadNeedsToken(item)) return [];
   return [modelPreloadLink({ href: item.model_url, splat: isSplatFormat(item.delivered_format ?? item.file_format), xorKey })];
 }
 

@@ -26,22 +26,22 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
   ...(data && data.item.visibility !== "public" ? [{ name: "robots", content: "noindex" }] : []),
   // A public or unlisted model starts downloading with the page and a splat is decoded before hydration, as on
   // the embed (decision 035); not the owner's original (?original=1), which needs their token.
-  ...(data && !isOriginalView(location.search) ? earlyModelLinks(data.item, publicEnvFromMatches(matches)?.modelXorKey ?? "") : []),
+  ...(data && !isOriginalView(new URLSearchParams(location.search)) ? earlyModelLinks(data.item, publicEnvFromMatches(matches)?.modelXorKey ?? "") : []),
   ...viewerPreloadLinks(data?.preloads),
 ];
 
-function isOriginalView(search: string): boolean {
-  return new URLSearchParams(search).get("original") === "1";
+/** ?original=1: the owner compares the delivery copy (e.g. .sog) with the file as uploaded. */
+function isOriginalView(search: URLSearchParams): boolean {
+  return search.get("original") === "1";
 }
 
 startViewerEarly();
 
 export default function FullScreenViewer() {
   const { item, annotations } = useLoaderData<typeof loader>();
-  // ?original=1: the owner compares the delivery copy (e.g. .sog) with the file as uploaded.
   const [search] = useSearchParams();
   const hasDeliveryCopy = !!item.original_url && item.delivered_format !== item.file_format;
-  const original = hasDeliveryCopy && isOriginalView(`?${search}`);
+  const original = hasDeliveryCopy && isOriginalView(search);
   return (
     <div className="fullscreen-viewer">
       <h1 className="sr-only">{item.name}</h1>

@@ -11,7 +11,6 @@ import type { LoadedModel } from "./loaded-model";
 import { markLoad } from "./load-marks";
 import { DEFAULT_SPLAT_TIMEOUT_MS, loadSplat } from "./load-splat";
 
-
 export interface EarlyDecoded {
   bytes: ArrayBuffer;
   format: ModelFormat;

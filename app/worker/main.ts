@@ -74,4 +74,3 @@ main().catch((error) => {
   process.stderr.write(`[scan worker] could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
-
