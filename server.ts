@@ -11,6 +11,7 @@ import { env } from "./app/env.server";
 import { drainServer } from "./app/lib/graceful-shutdown.server";
 import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defence.server";
 import { legacyHostRedirect, parseLegacyHosts } from "./app/lib/legacy";
+import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -94,6 +95,10 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   app.use(closeUnreadRequests);
   app.use(redirectLegacyHosts());
   app.use(refuseUnsafeQueries);
+  // The build's own brotli/gzip copies (scripts/precompress-build.mjs) before anything is compressed here.
+  const clientDir = path.join(buildDir, "client");
+  app.use("/assets", precompressedStatic(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+  app.use(precompressedStatic(clientDir, { maxAge: "1h" }));
   // Model bytes keep their Content-Length (the viewer's progress bar reads it): no compression.
   app.use(
     compression({
@@ -103,12 +108,12 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   );
   app.use(
     "/assets",
-    express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
+    express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
   );
   // Static legacy pages (public/legacy) run no script: the strictest policy (issue 17, item 14).
   const staticPagePolicy = "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'";
   app.use(
-    express.static(path.join(buildDir, "client"), {
+    express.static(clientDir, {
       maxAge: "1h",
       index: false,
       setHeaders: (res, filePath) => {
