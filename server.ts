@@ -95,10 +95,6 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   app.use(closeUnreadRequests);
   app.use(redirectLegacyHosts());
   app.use(refuseUnsafeQueries);
-  // The build's own brotli/gzip copies (scripts/precompress-build.mjs) before anything is compressed here.
-  const clientDir = path.join(buildDir, "client");
-  app.use("/assets", precompressedStatic(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
-  app.use(precompressedStatic(clientDir, { maxAge: "1h" }));
   // Model bytes keep their Content-Length (the viewer's progress bar reads it): no compression.
   app.use(
     compression({
@@ -106,15 +102,19 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
         !String(res.getHeader("Content-Type") ?? "").startsWith("application/octet-stream") && compression.filter(req, res),
     }),
   );
-  app.use(
-    "/assets",
-    express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-  );
+  // Each folder of the client build: the build's own brotli/gzip copy where the browser takes one
+  // (scripts/precompress-build.mjs; nothing compressed per request), else the file itself.
+  const clientDir = path.join(buildDir, "client");
+  const assetsDir = path.join(clientDir, "assets");
+  const assetsCache = { immutable: true, maxAge: "1y" };
+  app.use("/assets", precompressedStatic(assetsDir, assetsCache), express.static(assetsDir, { ...assetsCache, index: false }));
   // Static legacy pages (public/legacy) run no script: the strictest policy (issue 17, item 14).
   const staticPagePolicy = "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'";
+  const clientCache = { maxAge: "1h" };
   app.use(
+    precompressedStatic(clientDir, clientCache),
     express.static(clientDir, {
-      maxAge: "1h",
+      ...clientCache,
       index: false,
       setHeaders: (res, filePath) => {
         if (filePath.endsWith(".html")) res.setHeader("Content-Security-Policy", staticPagePolicy);

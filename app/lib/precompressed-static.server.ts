@@ -7,15 +7,13 @@
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import express, { type NextFunction, type Request, type Response } from "express";
+import type { NextFunction, Request, Response } from "express";
 
 export type PrecompressedEncoding = "br" | "gzip";
 
-/** Ours in order of preference (smaller first) when the browser accepts both equally. */
-const ENCODINGS: ReadonlyArray<{ encoding: PrecompressedEncoding; suffix: string }> = [
-  { encoding: "br", suffix: ".br" },
-  { encoding: "gzip", suffix: ".gz" },
-];
+/** The copy's file name ending for each encoding, in our order of preference (smaller first) at equal weight. */
+const SUFFIXES: Readonly<Record<PrecompressedEncoding, string>> = { br: ".br", gzip: ".gz" };
+const PREFERENCE = Object.keys(SUFFIXES) as PrecompressedEncoding[];
 
 /**
  * The encoding to send from those `available`, by the request's Accept-Encoding (RFC 9110 §12.5.3):
@@ -38,7 +36,7 @@ export function pickEncoding(
   }
   let best: PrecompressedEncoding | null = null;
   let bestWeight = 0;
-  for (const { encoding } of ENCODINGS) {
+  for (const encoding of PREFERENCE) {
     if (!available.has(encoding)) continue;
     const weight = weights.get(encoding) ?? (encoding === "gzip" ? weights.get("x-gzip") : undefined) ?? weights.get("*") ?? 0;
     if (weight > bestWeight) {
@@ -59,22 +57,14 @@ function findPrecompressed(dir: string): Map<string, Set<PrecompressedEncoding>>
     return found;
   }
   for (const entry of entries) {
-    const kind = ENCODINGS.find(({ suffix }) => entry.endsWith(suffix));
-    if (!kind) continue;
-    const urlPath = `/${entry.slice(0, -kind.suffix.length).split(path.sep).join("/")}`;
+    const encoding = PREFERENCE.find((candidate) => entry.endsWith(SUFFIXES[candidate]));
+    if (!encoding) continue;
+    const urlPath = `/${entry.slice(0, -SUFFIXES[encoding].length).split(path.sep).join("/")}`;
     const encodings = found.get(urlPath) ?? new Set();
-    encodings.add(kind.encoding);
+    encodings.add(encoding);
     found.set(urlPath, encodings);
   }
   return found;
-}
-
-/** The Content-Type express.static gives the plain file (same table, same charset spelling). */
-function contentType(filePath: string): string {
-  const { mime } = express.static;
-  const type = mime.lookup(filePath);
-  const charset = mime.charsets.lookup(type, "");
-  return charset ? `${type}; charset=${charset}` : type;
 }
 
 export interface PrecompressedStaticOptions {
@@ -84,8 +74,8 @@ export interface PrecompressedStaticOptions {
 }
 
 /**
- * Middleware for the files under `dir` (mount it where express.static serves that folder, before the
- * compression middleware). Only paths with a copy found at start-up are served here: a request path is
+ * Middleware for the files under `dir`: mount it where express.static serves that folder, just before it (the
+ * compression middleware leaves a response with a Content-Encoding alone). Only paths with a copy found at start-up are served here: a request path is
  * looked up, never joined onto the folder.
  */
 export function precompressedStatic(dir: string, { maxAge, immutable = false }: PrecompressedStaticOptions) {
@@ -98,10 +88,9 @@ export function precompressedStatic(dir: string, { maxAge, immutable = false }: 
     res.vary("Accept-Encoding");
     const encoding = pickEncoding(req.headers["accept-encoding"], available);
     if (!encoding) return next();
-    const suffix = ENCODINGS.find((kind) => kind.encoding === encoding)!.suffix;
-    res.setHeader("Content-Type", contentType(req.path));
+    res.type(path.extname(req.path)); // the plain file's type (express's own table), not the copy's
     res.setHeader("Content-Encoding", encoding);
-    res.sendFile(`${req.path.slice(1)}${suffix}`, { root: dir, maxAge, immutable, dotfiles: "deny" }, (error) => {
+    res.sendFile(`${req.path.slice(1)}${SUFFIXES[encoding]}`, { root: dir, maxAge, immutable, dotfiles: "deny" }, (error) => {
       // Gone since start-up (a build replaced under us): the plain file, as if there were no copy.
       if (!error || res.headersSent) return;
       res.removeHeader("Content-Encoding");
