@@ -17,3 +17,13 @@ export function deliveredObject(item: DeliveryFields): { key: string; format: st
   }
   return { key: item.fileKey, format: item.fileFormat, isDeliveryCopy: false };
 }
+
+/**
+ * The coarse copy viewers show before the delivery copy arrives (issue 20). It is made with the
+ * delivery copy and is valid only while that is: null when the item's file changed since, or when
+ * the splat was too small to need one.
+ */
+export function coarseObject(item: DeliveryFields & { deliveryCoarseKey: string | null }): { key: string } | null {
+  if (!item.deliveryCoarseKey || !deliveredObject(item)?.isDeliveryCopy) return null;
+  return { key: item.deliveryCoarseKey };
+}

@@ -1,4 +1,4 @@
-import { deliveredObject } from "./delivery-copy";
+import { coarseObject, deliveredObject } from "./delivery-copy";
 import type { ItemWithOwner } from "./items.server";
 import { publicDisplayName } from "./public-name";
 import { migrateViewerSettings } from "./viewer-settings";
@@ -23,6 +23,8 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     model_url: item.fileKey ? `/v1/item/${item.id}/file` : null,
     // What model_url serves: the compact delivery copy's format (e.g. "sog") once it exists, else file_format.
     delivered_format: deliveredObject(item)?.format ?? null,
+    // A coarse level of what model_url serves (a tenth of a large splat's splats), shown first by viewers; null for small splats.
+    model_coarse_url: coarseObject(item) ? `/v1/item/${item.id}/file?variant=coarse` : null,
     // The file as uploaded or scanned, for its owner (viewers get the delivery copy).
     original_url: isOwner && item.fileKey ? `/v1/item/${item.id}/file?original=true` : null,
     // A scan's textured mesh (GLB) and its light level for AR and product pages, for whoever sees the item.

@@ -1,21 +1,33 @@
 import type { Readable } from "node:stream";
+import type { Item } from "~/db.server";
 import { storage } from "~/storage/index.server";
 import { notFound } from "./errors";
 import { getOwnedItem, getVisibleItem } from "./items.server";
-import { deliveredObject } from "./delivery-copy";
+import { coarseObject, deliveredObject } from "./delivery-copy";
 import { safeFileStem } from "./downloads";
 
 /**
- * Which file of an item: what viewers get ("delivered": the compact delivery copy when there is one)
- * or the file as uploaded or produced by the scan ("original", its owner only).
+ * Which file of an item: what viewers get ("delivered": the compact delivery copy when there is one),
+ * its coarse level viewers show first ("coarse", large splats only), or the file as uploaded or
+ * produced by the scan ("original", its owner only).
  */
-export type ItemFileVariant = "delivered" | "original" | "mesh" | "mesh_lite";
+export type ItemFileVariant = "delivered" | "coarse" | "original" | "mesh" | "mesh_lite";
 
-/** The stored object of a variant that is not the delivered one (null when the item has none). */
-function variantObject(item: { fileKey: string | null; meshKey: string | null; meshLiteKey: string | null }, variant: Exclude<ItemFileVariant, "delivered">) {
+/** The stored object of a variant that is not made from the delivery copy (null when the item has none). */
+function variantObject(item: { fileKey: string | null; meshKey: string | null; meshLiteKey: string | null }, variant: "original" | "mesh" | "mesh_lite") {
   const key = variant === "original" ? item.fileKey : variant === "mesh" ? item.meshKey : item.meshLiteKey;
   return key ? { key } : null;
 }
+
+/** The stored object of a variant (null when the item has none). */
+function itemObject(item: Item, variant: ItemFileVariant): { key: string } | null {
+  if (variant === "delivered") return deliveredObject(item);
+  if (variant === "coarse") return coarseObject(item);
+  return variantObject(item, variant);
+}
+
+/** The first letters of each variant's ETags. */
+const ETAG_PREFIX: Record<ItemFileVariant, string> = { delivered: "d", coarse: "c", original: "o", mesh: "mesh", mesh_lite: "mesh_lite" };
 
 /** Opens an item's model file for someone allowed to see the item (the original for its owner only). */
 export async function openItemFile({
@@ -30,8 +42,7 @@ export async function openItemFile({
   // An item id alone never opens a file: visibility (or ownership for the original) is in the query.
   const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItem({ itemId, viewerId });
   if (!item) throw notFound();
-  const object = variant === "delivered" ? deliveredObject(item) : variantObject(item, variant);
-  return openStoredModel({ name: item.name, modelType: variant.startsWith("mesh") ? "glb" : item.modelType, object, variant });
+  return openStoredModel({ name: item.name, modelType: variant.startsWith("mesh") ? "glb" : item.modelType, object: itemObject(item, variant), variant });
 }
 
 export interface OpenedModelFile {
@@ -62,7 +73,7 @@ export async function openStoredModel({
     stream: await storage().createReadStream(object.key),
     size: stat.size,
     // Distinct per variant and object, so a cached original never answers for the delivery copy.
-    etag: `"${variant === "original" ? "o" : variant === "delivered" ? "d" : variant}-${stat.etag.replace(/^W\/|"/g, "")}"`,
+    etag: `"${ETAG_PREFIX[variant]}-${stat.etag.replace(/^W\/|"/g, "")}"`,
     fileName: `${safeFileStem(name)}.${extension}`,
     variant,
   };

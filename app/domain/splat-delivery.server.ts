@@ -4,6 +4,10 @@
  * by `@playcanvas/splat-transform`; the owner keeps the original. .sog rather than .spz because the
  * converter writes SPZ v4, which Spark 2.2 cannot read; converting also makes SPZ v4 uploads viewable.
  *
+ * Large splats also get a coarse copy (issue 20): about a tenth of the splats, no spherical harmonics,
+ * also .sog. Viewers show it first (it is ~10x smaller and decodes in a fraction of the time), then
+ * replace it by the delivery copy. It belongs to the delivery copy: see `coarseObject`.
+ *
  * `makeDeliveryCopy` is file-in/file-out (the scan worker's export stage calls it too);
  * `createItemDeliveryCopy` does it for an item's stored file and is what the delivery job runs.
  */
@@ -22,6 +26,8 @@ import { runTool, ToolError } from "~/worker/run-tool.server";
 import { inspectSogBundle } from "./sog-bundle.server";
 
 export const DELIVERY_FORMAT = "sog";
+/** How a coarse copy's key ends (`deliveryCopyKey`), beside its delivery copy's ".sog". */
+export const COARSE_KEY_SUFFIX = "coarse.sog";
 
 /** The file name ending splat-transform reads each of our splat formats by (it goes by the name). */
 const INPUT_SUFFIX: Partial<Record<ModelFormat, string>> = {
@@ -80,45 +86,46 @@ async function assertCompleteInput(inputPath: string, size: number): Promise<voi
   if (expected !== null && size < expected) throw new DeliveryCopyError(`${name} is truncated: ${size} of ${expected} bytes`);
 }
 
-export interface DeliveryCopy {
+/** Below this many splats no coarse copy is made: the delivery copy itself is small enough. */
+const COARSE_MIN_SPLATS = 40_000;
+/** The most splats a coarse copy keeps, however large the splat (its point is to arrive fast). */
+const COARSE_MAX_SPLATS = 20_000;
+
+/** How many splats the coarse copy of a splat of `splats` splats keeps (a tenth, at most 20k), or null for none. */
+export function coarseSplatTarget(splats: number): number | null {
+  if (!(splats >= COARSE_MIN_SPLATS)) return null;
+  return Math.min(COARSE_MAX_SPLATS, Math.ceil(splats / 10));
+}
+
+export interface CoarseCopy {
   bytes: number;
   splats: number;
   ms: number;
 }
 
+export interface DeliveryCopy {
+  bytes: number;
+  splats: number;
+  ms: number;
+  /** The coarse copy, when one was asked for and the splat is large enough (null when it failed). */
+  coarse: CoarseCopy | null;
+}
+
 /**
- * Converts the splat at `inputPath` (its name must end in the format's extension, see
- * `deliveryInputName`) into a .sog bundle at `outputPath`, then reads the bundle back. Runs the CLI
- * with an argument array (no shell) in its own process group, CPU only.
+ * Runs splat-transform's CLI (CPU only, argument array, no shell, its own process group) on
+ * `inputPath` with `args` after it. An exit with an error or a timeout is the input's fault
+ * (DeliveryCopyError); an abort or a failure to start is thrown as it is.
  */
-export async function makeDeliveryCopy({
-  inputPath,
-  outputPath,
-  expectedSplats,
-  timeoutMs,
-  signal,
-}: {
-  inputPath: string;
-  outputPath: string;
-  /** When known (e.g. the scan's splat count), the bundle must hold exactly this many. */
-  expectedSplats?: number;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}): Promise<DeliveryCopy> {
-  if (!outputPath.endsWith(".sog")) throw new Error("the delivery copy's path must end in .sog");
-  const input = await stat(inputPath);
-  await assertCompleteInput(inputPath, input.size);
-  // About 1 s per MB on one core, with a generous floor for start-up.
-  const limit = timeoutMs ?? 120_000 + Math.ceil(input.size / 1_000_000) * 2_000;
-  let ms: number;
+async function runSplatTransform(inputPath: string, args: string[], { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal }): Promise<number> {
   try {
-    ({ ms } = await runTool({
+    const { ms } = await runTool({
       command: process.execPath,
-      args: [splatTransformCli(), "--quiet", "--no-tty", "--gpu", "cpu", "--overwrite", inputPath, outputPath],
-      timeoutMs: limit,
+      args: [splatTransformCli(), "--quiet", "--no-tty", "--gpu", "cpu", "--overwrite", inputPath, ...args],
+      timeoutMs,
       killGraceMs: 2_000,
       signal,
-    }));
+    });
+    return ms;
   } catch (error) {
     if (error instanceof ToolError && (error.reason === "exit" || error.reason === "timeout")) {
       const detail = error.output.trim().split("\n").filter(Boolean).slice(-3).join(" ").slice(0, 400);
@@ -126,20 +133,97 @@ export async function makeDeliveryCopy({
     }
     throw error;
   }
-  let summary;
+}
+
+/** Reads a written .sog bundle back (its size and splat count); an invalid one is a DeliveryCopyError. */
+async function readBundle(bundlePath: string, inputPath: string): Promise<{ bytes: number; splats: number }> {
   try {
-    summary = inspectSogBundle(await readFile(outputPath));
+    const bundle = await readFile(bundlePath);
+    return { bytes: bundle.length, splats: inspectSogBundle(bundle).splats };
   } catch (error) {
     throw new DeliveryCopyError(`the .sog written for ${path.basename(inputPath)} is invalid: ${(error as Error).message}`);
   }
-  if (expectedSplats !== undefined && summary.splats !== expectedSplats) {
-    throw new DeliveryCopyError(`the .sog holds ${summary.splats} splats, ${expectedSplats} were expected`);
+}
+
+/**
+ * The coarse copy of a splat of `splats` splats at `outputPath`, or null when it is too small to need
+ * one. Only an extra: a conversion failure or timeout is logged and gives null (viewers then load the
+ * delivery copy directly); a cancellation still throws.
+ */
+async function makeCoarseCopy({
+  inputPath,
+  outputPath,
+  splats,
+  timeoutMs,
+  signal,
+}: {
+  inputPath: string;
+  outputPath: string;
+  splats: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}): Promise<CoarseCopy | null> {
+  const target = coarseSplatTarget(splats);
+  if (target === null) return null;
+  try {
+    // -H 0 drops the spherical harmonics (most of a .sog's bytes), -F merges splats pairwise down to `target`.
+    const ms = await runSplatTransform(inputPath, ["-H", "0", "-F", String(target), outputPath], { timeoutMs, signal });
+    const bundle = await readBundle(outputPath, inputPath);
+    if (bundle.splats < 1 || bundle.splats > target) throw new DeliveryCopyError(`the coarse .sog holds ${bundle.splats} splats, at most ${target} were asked for`);
+    return { ...bundle, ms };
+  } catch (error) {
+    if (!(error instanceof DeliveryCopyError)) throw error;
+    logger.warn("no coarse copy for this splat", { input: path.basename(inputPath), splats, reason: error.message });
+    // A partial bundle must not be published; failing to remove it must not fail the delivery copy either.
+    await rm(outputPath, { force: true }).catch(() => undefined);
+    return null;
   }
-  return { bytes: (await stat(outputPath)).size, splats: summary.splats, ms };
+}
+
+/**
+ * Converts the splat at `inputPath` (its name must end in the format's extension, see
+ * `deliveryInputName`) into a .sog bundle at `outputPath`, then reads the bundle back. With
+ * `coarseOutputPath`, also writes the coarse copy there when the splat is large enough.
+ */
+export async function makeDeliveryCopy({
+  inputPath,
+  outputPath,
+  coarseOutputPath,
+  expectedSplats,
+  timeoutMs,
+  signal,
+}: {
+  inputPath: string;
+  outputPath: string;
+  coarseOutputPath?: string;
+  /** When known (e.g. the scan's splat count), the bundle must hold exactly this many. */
+  expectedSplats?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<DeliveryCopy> {
+  if (!outputPath.endsWith(".sog")) throw new Error("the delivery copy's path must end in .sog");
+  if (coarseOutputPath !== undefined && !coarseOutputPath.endsWith(".sog")) throw new Error("the coarse copy's path must end in .sog");
+  const input = await stat(inputPath);
+  await assertCompleteInput(inputPath, input.size);
+  // About 1 s per MB on one core, with a generous floor for start-up.
+  const limit = timeoutMs ?? 120_000 + Math.ceil(input.size / 1_000_000) * 2_000;
+  const ms = await runSplatTransform(inputPath, [outputPath], { timeoutMs: limit, signal });
+  const full = await readBundle(outputPath, inputPath);
+  if (expectedSplats !== undefined && full.splats !== expectedSplats) {
+    throw new DeliveryCopyError(`the .sog holds ${full.splats} splats, ${expectedSplats} were expected`);
+  }
+  const coarse = coarseOutputPath ? await makeCoarseCopy({ inputPath, outputPath: coarseOutputPath, splats: full.splats, timeoutMs: limit, signal }) : null;
+  return { ...full, ms, coarse };
+}
+
+/** Deletes the copies no item row points at (nulls skipped). */
+async function deleteStoredObjects(keys: Array<string | null>): Promise<void> {
+  const store = storage();
+  for (const key of keys) if (key) await store.delete(key);
 }
 
 export type ItemDeliveryOutcome =
-  | { status: "created"; key: string; bytes: number; splats: number }
+  | { status: "created"; key: string; bytes: number; splats: number; coarse: { key: string; bytes: number; splats: number } | null }
   | { status: "skipped"; reason: string }
   | { status: "failed"; reason: string };
 
@@ -151,7 +235,7 @@ export type ItemDeliveryOutcome =
 export async function createItemDeliveryCopy({ itemId, sourceKey }: { itemId: string; sourceKey: string }): Promise<ItemDeliveryOutcome> {
   const item = await db().item.findUnique({
     where: { id: itemId },
-    select: { fileKey: true, fileFormat: true, deliveryKey: true, deliverySourceKey: true },
+    select: { fileKey: true, fileFormat: true, deliveryKey: true, deliverySourceKey: true, deliveryCoarseKey: true },
   });
   if (!item || item.fileKey !== sourceKey) return { status: "skipped", reason: "the item's file has changed" };
   if (item.deliveryKey && item.deliverySourceKey === sourceKey) return { status: "skipped", reason: "the delivery copy exists" };
@@ -162,29 +246,40 @@ export async function createItemDeliveryCopy({ itemId, sourceKey }: { itemId: st
   try {
     const inputPath = path.join(workDir, deliveryInputName(item.fileFormat as ModelFormat));
     const outputPath = path.join(workDir, "delivery.sog");
+    const coarseOutputPath = path.join(workDir, "coarse.sog");
     await pipeline(await store.createReadStream(sourceKey), createWriteStream(inputPath));
     let copy: DeliveryCopy;
     try {
-      copy = await makeDeliveryCopy({ inputPath, outputPath });
+      copy = await makeDeliveryCopy({ inputPath, outputPath, coarseOutputPath });
     } catch (error) {
       if (!(error instanceof DeliveryCopyError)) throw error;
       logger.warn("no delivery copy for this model", { itemId, reason: error.message });
       return { status: "failed", reason: error.message };
     }
     const key = deliveryCopyKey(itemId, sourceKey, DELIVERY_FORMAT);
+    const coarse = copy.coarse ? { key: deliveryCopyKey(itemId, sourceKey, COARSE_KEY_SUFFIX), bytes: copy.coarse.bytes, splats: copy.coarse.splats } : null;
     await store.write(key, await readFile(outputPath), { contentType: "application/octet-stream" });
+    if (coarse) await store.write(coarse.key, await readFile(coarseOutputPath), { contentType: "application/octet-stream" });
     // Compare-and-set on the source: a new upload or scan result in the meantime wins.
     const { count } = await db().item.updateMany({
       where: { id: itemId, fileKey: sourceKey },
-      data: { deliveryKey: key, deliverySize: BigInt(copy.bytes), deliveryFormat: DELIVERY_FORMAT, deliverySourceKey: sourceKey },
+      data: {
+        deliveryKey: key,
+        deliverySize: BigInt(copy.bytes),
+        deliveryFormat: DELIVERY_FORMAT,
+        deliverySourceKey: sourceKey,
+        deliveryCoarseKey: coarse?.key ?? null,
+        deliveryCoarseSize: coarse ? BigInt(coarse.bytes) : null,
+      },
     });
     if (count === 0) {
-      await store.delete(key);
+      await deleteStoredObjects([key, coarse?.key ?? null]);
       return { status: "skipped", reason: "the item's file has changed" };
     }
-    if (item.deliveryKey && item.deliveryKey !== key) await store.delete(item.deliveryKey);
-    logger.info("delivery copy made", { itemId, bytes: copy.bytes, splats: copy.splats, ms: copy.ms });
-    return { status: "created", key, bytes: copy.bytes, splats: copy.splats };
+    // The older copies (made from an earlier file) are nobody's now; the same keys were just rewritten.
+    await deleteStoredObjects([item.deliveryKey, item.deliveryCoarseKey].filter((old) => old !== key && old !== coarse?.key));
+    logger.info("delivery copy made", { itemId, bytes: copy.bytes, splats: copy.splats, ms: copy.ms, coarse: copy.coarse });
+    return { status: "created", key, bytes: copy.bytes, splats: copy.splats, coarse };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -8,8 +8,11 @@ const fileQuerySchema = z
   .object({
     /** `?original=true`: the file as uploaded (or as the scan made it), for its owner; default: what viewers get. */
     original: z.enum(["true", "false", "1", "0"]).optional(),
-    /** `?variant=mesh` / `mesh_lite`: a scan's textured mesh (GLB) or its light level, for whoever sees the item. */
-    variant: z.enum(["mesh", "mesh_lite"]).optional(),
+    /**
+     * `?variant=mesh` / `mesh_lite`: a scan's textured mesh (GLB) or its light level; `coarse`: the coarse level of
+     * what viewers get (a large splat's first, fast download; 404 when it has none). For whoever sees the item.
+     */
+    variant: z.enum(["mesh", "mesh_lite", "coarse"]).optional(),
   })
   .strict();
 

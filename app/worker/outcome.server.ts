@@ -6,6 +6,7 @@ import { notify } from "~/domain/notifications.server";
 import { enqueueItemThumbnail } from "~/jobs/thumbnail-jobs.server";
 import { migrateViewerSettings, storedViewerSettings } from "~/domain/viewer-settings";
 import { storage } from "~/storage/index.server";
+import { COARSE_KEY_SUFFIX } from "~/domain/splat-delivery.server";
 import { deliveryCopyKey } from "~/storage/keys";
 import { scanWorkPrefix, type Checkpoints } from "./checkpoints.server";
 import type { ClaimedJob, Lease } from "./lease.server";
@@ -72,7 +73,7 @@ export interface ScanMetrics {
   trainingFailed?: string | null;
   meshSkipped?: string | null;
   delivery?: ExportResult["delivery"];
-  outputs?: { ply: string; glb: string | null; delivery: string | null; sparse: string; uncroppedPoints?: string | null };
+  outputs?: { ply: string; glb: string | null; delivery: string | null; deliveryCoarse?: string | null; sparse: string; uncroppedPoints?: string | null };
   stages: Partial<Record<StageName, StageTiming>>;
   totalSeconds?: number;
 }
@@ -122,12 +123,16 @@ export async function publishScan(input: {
   // The dense points before cropping to the subject, kept for the owner (issue 14, item 6).
   const uncroppedKey = existsSync(cp.local(UNCROPPED_POINTS)) ? `${base}points-uncropped-${tag}.ply` : null;
   const deliveryKey = exported.delivery ? deliveryCopyKey(job.itemId, plyKey, exported.delivery.format) : null;
+  // Absent from export results recorded before coarse copies existed (a resumed scan): none then.
+  const coarse = exported.delivery?.coarse ?? null;
+  const coarseKey = deliveryKey && coarse ? deliveryCopyKey(job.itemId, plyKey, COARSE_KEY_SUFFIX) : null;
   const thumbnail = `items/${job.itemId}/thumbnail/scan-${tag}`;
   await upload(plyKey, cp.local("export/model.ply"), "application/octet-stream");
   if (glbKey) await upload(glbKey, cp.local("export/mesh.glb"), "model/gltf-binary");
   if (glbLiteKey) await upload(glbLiteKey, cp.local("export/mesh-lite.glb"), "model/gltf-binary");
   if (uncroppedKey) await upload(uncroppedKey, cp.local(UNCROPPED_POINTS), "application/octet-stream");
   if (deliveryKey) await upload(deliveryKey, cp.local("export/model.sog"), "application/octet-stream");
+  if (coarseKey) await upload(coarseKey, cp.local("export/model.coarse.sog"), "application/octet-stream");
   await upload(thumbnail, cp.local("export/thumbnail.jpg"), "image/jpeg");
   for (const name of ["cameras.txt", "images.txt", "points3D.txt"]) await upload(`${base}sparse/${name}`, cp.local(`sparse-txt/${name}`), "text/plain");
 
@@ -144,7 +149,7 @@ export async function publishScan(input: {
     training: splat.trained ? { iterations: splat.iterations ?? null, minutes: splat.minutes ?? null, resumedFrom: splat.resumedFrom ?? 0 } : null,
     trainingFailed: splat.failure ?? null,
     delivery: exported.delivery,
-    outputs: { ply: plyKey, glb: glbKey, delivery: deliveryKey, sparse: `${base}sparse/`, uncroppedPoints: uncroppedKey },
+    outputs: { ply: plyKey, glb: glbKey, delivery: deliveryKey, deliveryCoarse: coarseKey, sparse: `${base}sparse/`, uncroppedPoints: uncroppedKey },
     totalSeconds: Math.round((Date.now() - input.startedAt) / 100) / 10,
   };
   const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true, thumbnailKey: true, settings: true, settingsVersion: true } });
@@ -173,6 +178,8 @@ export async function publishScan(input: {
         ...(exported.delivery && deliveryKey
           ? { deliveryKey, deliverySize: BigInt(exported.delivery.bytes), deliveryFormat: exported.delivery.format, deliverySourceKey: plyKey }
           : { deliveryKey: null, deliverySize: null, deliveryFormat: null, deliverySourceKey: null }),
+        deliveryCoarseKey: coarseKey,
+        deliveryCoarseSize: coarseKey && coarse ? BigInt(coarse.bytes) : null,
         meshKey: glbKey,
         meshSize: glbKey && exported.glb ? BigInt(exported.glb.bytes) : null,
         meshLiteKey: glbLiteKey,

@@ -18,8 +18,12 @@ import type { SplatResult } from "./splat.server";
 
 export interface ExportResult {
   ply: { bytes: number; splats: number };
-  /** The compact copy viewers download (.sog, every splat kept), or null with the reason. */
-  delivery: { bytes: number; splats: number; format: "sog" } | null;
+  /**
+   * The compact copy viewers download (.sog, every splat kept), or null with the reason; with its coarse
+   * copy (export/model.coarse.sog) when the splat is large enough and it could be made (absent from
+   * results recorded before issue 20: read it as null).
+   */
+  delivery: { bytes: number; splats: number; format: "sog"; coarse?: { bytes: number; splats: number } | null } | null;
   deliverySkipped?: string | null;
   glb: { bytes: number; vertices: number; triangles: number } | null;
   /** Why there is no GLB (mesh export off, too slow, or nothing to mesh). */
@@ -152,18 +156,21 @@ async function exportOpeningView(ctx: StageContext): Promise<OpeningView | null>
 }
 
 /**
- * The .sog copy viewers download (about a fifth of the .ply), read back with every splat present. A
- * splat the converter refuses is published without one: viewers then get the .ply.
+ * The .sog copy viewers download (about a fifth of the .ply), read back with every splat present, and
+ * its coarse copy for large splats. A splat the converter refuses is published without one: viewers
+ * then get the .ply.
  */
 async function exportDeliveryCopy(ctx: StageContext, splats: number): Promise<{ result: ExportResult["delivery"]; skipped: string | null }> {
   try {
     const copy = await makeDeliveryCopy({
       inputPath: ctx.path("export/model.ply"),
       outputPath: ctx.path("export/model.sog"),
+      coarseOutputPath: ctx.path("export/model.coarse.sog"),
       expectedSplats: splats,
       signal: ctx.signal,
     });
-    return { result: { bytes: copy.bytes, splats: copy.splats, format: "sog" }, skipped: null };
+    const coarse = copy.coarse ? { bytes: copy.coarse.bytes, splats: copy.coarse.splats } : null;
+    return { result: { bytes: copy.bytes, splats: copy.splats, format: "sog", coarse }, skipped: null };
   } catch (error) {
     if (error instanceof DeliveryCopyError) return { result: null, skipped: error.message };
     throw error;
