@@ -34,6 +34,8 @@ export function ItemViewer({
 }: {
   item: {
     model_url: string | null;
+    /** A coarse level of model_url's splat (about a tenth of its splats), shown while model_url arrives. */
+    model_coarse_url?: string | null;
     file_format: string | null;
     model_type: string;
     /** What model_url serves (a splat's compact .sog delivery copy once made); see the item presenter. */
@@ -94,7 +96,8 @@ export function ItemViewer({
       });
     source = { parts };
   } else if (url) {
-    source = { url, token: needsToken ? token : null, xorKey, fileName: `model.${format ?? item.model_type}` };
+    const coarseUrl = url === item.model_url ? item.model_coarse_url : null;
+    source = { url, token: needsToken ? token : null, xorKey, fileName: `model.${format ?? item.model_type}`, ...(coarseUrl ? { coarseUrl } : {}) };
   } else {
     return null;
   }

@@ -21,6 +21,8 @@ export interface ModelSource {
   xorKey?: Uint8Array | null;
   /** Original file name; helps detect formats without magic bytes (.splat, .spz, .sog). */
   fileName?: string;
+  /** The same splat's coarse level (the item's model_coarse_url): downloaded beside it and shown first. */
+  coarseUrl?: string | null;
 }
 
 export interface ModelViewerProps {
@@ -167,6 +169,7 @@ export function ModelViewer({ source, background, className, autorotate, initial
   const url = single?.url ?? "";
   const token = single?.token;
   const fileName = single?.fileName;
+  const coarseUrl = single?.coarseUrl ?? "";
   // A new Uint8Array each render must not restart the download: depend on the key's content.
   const xorKeyId = single?.xorKey && single.xorKey.length > 0 ? Array.from(single.xorKey).join(",") : "";
   // Likewise a scene: a new array of the same parts is the same scene.
@@ -241,10 +244,14 @@ export function ModelViewer({ source, background, className, autorotate, initial
       // bytes as they come (format detection, first splats of a plain .ply before the end).
       // A public model's download may have begun before hydration (startViewerEarly, decision 035): adopted
       // when it is this URL with this key.
-      const early = takeEarlyModelDownload(url, { token, xorKey });
-      const download = early?.download ?? startModelDownload({ url, token, xorKey, signal: abort.signal, onProgress: showProgress });
+      const earlyDownload = (from: string) => {
+        const early = takeEarlyModelDownload(from, { token, xorKey });
+        if (early) abort.signal.addEventListener("abort", early.cancel);
+        return early?.download ?? null;
+      };
+      const early = earlyDownload(url);
+      const download = early ?? startModelDownload({ url, token, xorKey, signal: abort.signal, onProgress: showProgress });
       if (early) {
-        abort.signal.addEventListener("abort", early.cancel);
         download.onData(() => showProgress(download.loaded, download.total));
         showProgress(download.loaded, download.total);
       }
@@ -252,7 +259,10 @@ export function ModelViewer({ source, background, className, autorotate, initial
         (bytes) => showPreparing(bytes.byteLength),
         () => undefined, // reported by viewer.load()
       );
-      show = (target) => target.load({ download, fileName });
+      // The coarse level downloads beside the model (it is a tenth of its size) and is shown first.
+      const coarse = coarseUrl ? (earlyDownload(coarseUrl) ?? startModelDownload({ url: coarseUrl, token, xorKey, signal: abort.signal })) : undefined;
+      coarse?.done.catch(() => undefined); // the whole model is what counts
+      show = (target) => target.load({ download, fileName, ...(coarse ? { coarse } : {}) });
     }
 
     (async () => {
@@ -291,7 +301,7 @@ export function ModelViewer({ source, background, className, autorotate, initial
       viewer = null;
       setShownViewer(null);
     };
-  }, [url, token, fileName, xorKeyId, sceneKey]);
+  }, [url, coarseUrl, token, fileName, xorKeyId, sceneKey]);
 
   // New transforms for the scene on show move its parts (no reload).
   useEffect(() => {

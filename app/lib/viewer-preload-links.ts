@@ -21,15 +21,27 @@ export function viewerPreloadLinks(preloads: { modules: string[]; fetches: strin
 /**
  * The `<link>` that starts a page's model download with its HTML, in the mode (CORS, no credentials) of the
  * viewer's own fetch, which is then served from it. `data-model` with the site's XOR key: startViewerEarly()
- * reads that download before hydration and, for a splat (`data-splat`), decodes it (decision 035).
+ * reads that download before hydration and, for a splat (`data-splat`), decodes it (decision 035). The
+ * model's coarse level (`data-model-coarse`) is read and decoded the same way, first.
  */
-export function modelPreloadLink({ href, splat, xorKey }: { href: string; splat: boolean; xorKey: string }): MetaDescriptor {
-  return { tagName: "link", rel: "preload", href, as: "fetch", crossOrigin: "anonymous", "data-model": "", "data-xor-key": xorKey, ...(splat ? { "data-splat": "" } : {}) };
+export function modelPreloadLink({ href, splat, xorKey, coarse = false }: { href: string; splat: boolean; xorKey: string; coarse?: boolean }): MetaDescriptor {
+  return {
+    tagName: "link",
+    rel: "preload",
+    href,
+    as: "fetch",
+    crossOrigin: "anonymous",
+    [coarse ? "data-model-coarse" : "data-model"]: "",
+    "data-xor-key": xorKey,
+    ...(splat ? { "data-splat": "" } : {}),
+  };
 }
 
 /** What a page's viewer shows, as far as the early model download needs to know. */
 export interface EarlyModelItem {
   model_url: string | null;
+  /** The coarse level of model_url's splat (item presenter), downloaded and shown first. */
+  model_coarse_url?: string | null;
   file_format?: string | null;
   delivered_format?: string | null;
   visibility?: string | null;
@@ -37,14 +49,17 @@ export interface EarlyModelItem {
 }
 
 /**
- * The model preload for a page whose viewer will download `item.model_url` without a token (ItemViewer: public
- * and unlisted models), or nothing: a private model needs the owner's token, which the HTML cannot carry, and a
- * scene downloads its parts. Only such a download can be adopted by the viewer (takeEarlyModelDownload).
+ * The model preloads for a page whose viewer will download `item.model_url` without a token (ItemViewer: public
+ * and unlisted models) — its coarse level first when it has one — or nothing: a private model needs the
+ * owner's token, which the HTML cannot carry, and a scene downloads its parts. Only such downloads can be
+ * adopted by the viewer (takeEarlyModelDownload).
  */
 export function earlyModelLinks(item: EarlyModelItem | null | undefined, xorKey: string): MetaDescriptor[] {
   if (!item?.model_url || (item.scene_parts?.length ?? 0) > 0) return [];
   if (modelDownloadNeedsToken(item)) return [];
-  return [modelPreloadLink({ href: item.model_url, splat: isSplatFormat(item.delivered_format ?? item.file_format), xorKey })];
+  const splat = isSplatFormat(item.delivered_format ?? item.file_format);
+  const coarse = splat && item.model_coarse_url ? [modelPreloadLink({ href: item.model_coarse_url, splat, xorKey, coarse: true })] : [];
+  return [...coarse, modelPreloadLink({ href: item.model_url, splat, xorKey })];
 }
 
 /**
@@ -63,14 +78,19 @@ export function startViewerEarly(): void {
   }
   // A splat named by the page (link[data-model][data-splat], the embed): its download (served from the
   // preload) is read from now on and Spark decodes it as soon as both are in, while React hydrates; the
-  // viewer adopts both (takeEarlyModelDownload, early-decode.ts; decision 035).
+  // viewer adopts both (takeEarlyModelDownload, early-decode.ts; decision 035). Its coarse level
+  // (link[data-model-coarse]) likewise, decoded first: it is what the viewer can show soonest.
   const model = document.querySelector<HTMLLinkElement>("link[data-model][data-splat]");
+  const coarse = document.querySelector<HTMLLinkElement>("link[data-model-coarse][data-splat]");
   // data-xor-key: the site's public model key (SPEC §7), with which ItemViewer will ask for the same bytes.
-  const download = model ? startEarlyModelDownload(model.href, xorKeyFromString(model.dataset.xorKey ?? "")) : null;
+  const startEarly = (link: HTMLLinkElement | null) => (link ? startEarlyModelDownload(link.href, xorKeyFromString(link.dataset.xorKey ?? "")) : null);
+  const coarseDownload = model ? startEarly(coarse) : null;
+  const download = startEarly(model);
   viewer
     .then((module) => {
       module.preloadSplatRenderer().catch(() => undefined);
-      if (download) module.decodeEarly(download);
+      if (coarseDownload) module.decodeEarly(coarseDownload);
+      if (download) module.decodeEarly(download, { after: coarseDownload });
     })
     .catch(() => undefined);
 }

@@ -45,7 +45,7 @@ import { frameCamera } from "./frame-camera";
 import { waitForGpu } from "./gpu-fence";
 import { DEFAULT_DECODER_PATH } from "./decoder-path";
 import type { GltfLoaderHandle } from "./load-gltf";
-import { createSparkRenderer, DEFAULT_SPLAT_TIMEOUT_MS, isSplatFormat, loadSpark, loadSplat, whenSparkIdle, type SparkHandle } from "./load-splat";
+import { createSparkRenderer, DEFAULT_SPLAT_TIMEOUT_MS, isSplatFormat, loadSpark, loadSplat, splatsDrawnOf, whenSparkIdle, type SparkHandle } from "./load-splat";
 import type { LoadedModel } from "./loaded-model";
 import { startRenderLoop, type RenderLoop } from "./render-loop";
 import type {
@@ -57,6 +57,7 @@ import type {
   Viewer,
   ViewerEvents,
   ViewerOptions,
+  ViewerPreviewEvent,
   ViewerStats,
 } from "./types";
 
@@ -140,8 +141,15 @@ export function createViewer(options: ViewerOptions): Viewer {
   let firstFrameAt: number | null = null;
   let readyAt: number | null = null;
   const mark = markLoad;
-  /** The model on show at the last render, and how many splats Spark drew in it (0 before a first sort). */
+  /** The model on show at the last render, and how many of its splats Spark drew (0 before its first sort). */
   let lastDrawn: { model: LoadedModel | null; splats: number } = { model: null, splats: 0 };
+  /**
+   * Set while a partial model is swapped for the whole one. Spark takes a new set of splats only between two
+   * sorts, and a turning camera (autorotate) starts the next sort of the old set as soon as one ends: the coarse
+   * level stayed on screen for 4 s after the whole guitar was in the scene (viewer bench, issue 20). A still
+   * camera for those few frames lets the whole model's first sort in.
+   */
+  let swapping = false;
   /** Counts user moves of the camera, to keep their view when a preview is replaced by the full model. */
   let interactions = 0;
   const countInteraction = () => {
@@ -188,15 +196,16 @@ export function createViewer(options: ViewerOptions): Viewer {
     if (!renderer) return;
     needsRender = false;
     renderer.render(scene, camera);
-    lastDrawn = { model, splats: spark?.activeSplats ?? 0 };
+    lastDrawn = { model, splats: spark && model ? splatsDrawnOf(spark, model.object) : 0 };
     frames++;
     events.emit("render", undefined);
   }
 
   function renderFrame(deltaSeconds: number): void {
     if (!renderer) return;
-    // In fly mode the orbit controls must not turn the camera back towards their target.
-    const moved = fly.active ? fly.update(deltaSeconds) : controls.update(deltaSeconds);
+    // In fly mode the orbit controls must not turn the camera back towards their target. While a partial model
+    // is swapped for the whole one the camera waits (see swapping).
+    const moved = swapping ? false : fly.active ? fly.update(deltaSeconds) : controls.update(deltaSeconds);
     // Until a model is on show a turning camera changes nothing on screen: no frame, so the decoder (a worker)
     // does not share the CPU with empty frames at 60 fps — with a software rasteriser they cost seconds (issue 20).
     if ((moved && model !== null) || needsRender || spark?.dirty) renderNow();
@@ -254,6 +263,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     return whenSparkIdle(retired).then(() => retired.dispose());
   }
 
+  /** Puts `next` in the scene instead of the model on show (Spark keeps drawing its last sort until the next one). */
   function replaceModel(next: LoadedModel): void {
     if (model) {
       scene.remove(model.object);
@@ -314,7 +324,7 @@ export function createViewer(options: ViewerOptions): Viewer {
         }
         // A first sort has finished but no frame drew it yet (a still camera, or a paused loop). Waiting
         // for Spark to settle could take long: a moving camera (autorotate) keeps it re-sorting.
-        if (spark.activeSplats > 0) break;
+        if (shown && splatsDrawnOf(spark, shown.object) > 0) break;
         await tick();
       }
       if (!drawn && !disposed && renderer) renderNow(); // draws the sorted splats
@@ -423,21 +433,77 @@ export function createViewer(options: ViewerOptions): Viewer {
     return { isCurrent, cancellation, fail, signal: abort.signal };
   }
 
+  /**
+   * Puts a partial model (a download's first splats, or the model's coarse level) on show before the whole
+   * model, and says so; resolves whether it was shown (not when a newer load superseded it meanwhile).
+   */
+  async function presentPartial(partial: LoadedModel, format: ModelFormat, isCurrent: () => boolean, preview: ViewerPreviewEvent): Promise<boolean> {
+    if (!isCurrent()) {
+      partial.dispose();
+      return false;
+    }
+    presentModel(partial, format, false);
+    await waitForFirstDraw("splat");
+    if (!isCurrent() || model !== partial) return false;
+    events.emit("preview", preview);
+    return true;
+  }
+
   /** Shows the first splats of a download that is still running (streamed-load.ts). A failure here is not the load's. */
-  async function showPreview(preview: PreviewBytes, fileName: string | undefined, isCurrent: () => boolean): Promise<void> {
+  async function showPreview(preview: PreviewBytes, fileName: string | undefined, isCurrent: () => boolean): Promise<boolean> {
     try {
       await ensureSpark(ensureRenderer(false));
       const partial = await loadSplat({ bytes: preview.bytes.buffer as ArrayBuffer, format: preview.format, fileName, timeoutMs: splatTimeoutMs });
-      if (!isCurrent()) {
-        partial.dispose();
-        return;
-      }
-      presentModel(partial, preview.format, false);
-      await waitForFirstDraw("splat");
-      if (!isCurrent()) return;
-      events.emit("preview", { format: preview.format, splatCount: partial.splatCount ?? preview.splats, loaded: preview.loaded, total: preview.total });
+      return await presentPartial(partial, preview.format, isCurrent, {
+        format: preview.format,
+        from: "prefix",
+        splatCount: partial.splatCount ?? preview.splats,
+        loaded: preview.loaded,
+        total: preview.total,
+      });
     } catch {
-      // The whole file follows; its errors are the ones reported.
+      return false; // the whole file follows; its errors are the ones reported
+    }
+  }
+
+  /**
+   * Shows the model's coarse level (StreamedLoadRequest.coarse) when it is decoded before the whole model
+   * (`wholeDecoded`); `presenting` receives the presentation under way, which the whole model waits for. A
+   * failure here is not the load's: the whole model follows.
+   */
+  async function showCoarse({
+    coarse,
+    whole,
+    fileName,
+    isCurrent,
+    wholeDecoded,
+    presenting,
+  }: {
+    coarse: ModelDownload;
+    whole: ModelDownload;
+    fileName: string | undefined;
+    isCurrent: () => boolean;
+    wholeDecoded: () => boolean;
+    presenting: (shown: Promise<boolean>) => void;
+  }): Promise<boolean> {
+    const early = takeEarlyDecode(coarse);
+    try {
+      const bytes = await coarse.done;
+      if (!isCurrent() || wholeDecoded()) {
+        early?.then((unused) => unused?.model.dispose()).catch(() => undefined);
+        return false;
+      }
+      const { model: partial, format } = await decodeModel(bytes, fileName, undefined, early);
+      if (!isSplatFormat(format) || wholeDecoded()) {
+        partial.dispose();
+        return false;
+      }
+      mark("coarse-decoded");
+      const shown = presentPartial(partial, format, isCurrent, { format, from: "coarse", splatCount: partial.splatCount ?? 0, loaded: whole.loaded, total: whole.total });
+      presenting(shown);
+      return await shown;
+    } catch {
+      return false;
     }
   }
 
@@ -453,6 +519,20 @@ export function createViewer(options: ViewerOptions): Viewer {
     let format: ModelFormat;
     // A decode the page started before the viewer existed (decision 035); disposed when not used.
     let early = "download" in request ? takeEarlyDecode(request.download) : null;
+    // The coarse level goes on show meanwhile when it is decoded first; the whole model then waits for a
+    // presentation under way (its first frame is bounded) and replaces it.
+    let wholeDecoded = false;
+    let coarsePresenting: Promise<boolean> | null = null;
+    if ("download" in request && request.coarse) {
+      void showCoarse({
+        coarse: request.coarse,
+        whole: request.download,
+        fileName,
+        isCurrent,
+        wholeDecoded: () => wholeDecoded,
+        presenting: (shown) => (coarsePresenting = shown),
+      });
+    }
     try {
       const bytes =
         "download" in request
@@ -465,8 +545,7 @@ export function createViewer(options: ViewerOptions): Viewer {
                 if (isSplatFormat(detected)) loadSpark().catch(() => undefined);
               },
               showPreview: async (preview) => {
-                await showPreview(preview, fileName, isCurrent);
-                if (model?.kind === "splat") previewedAt = interactions;
+                if (await showPreview(preview, fileName, isCurrent)) previewedAt = interactions;
               },
             })
           : request.bytes;
@@ -486,7 +565,10 @@ export function createViewer(options: ViewerOptions): Viewer {
     } catch (error) {
       early?.then((unused) => unused?.model.dispose()).catch(() => undefined);
       throw fail(error, EMPTY_OR_CORRUPTED);
+    } finally {
+      wholeDecoded = true;
     }
+    const coarseShown = coarsePresenting !== null && (await (coarsePresenting as Promise<boolean>));
     try {
       // Spark may have been retired meanwhile (removePart() took the last splat of the scene on show).
       if (loaded.kind === "splat" && isCurrent()) await ensureSpark(ensureRenderer(false));
@@ -500,11 +582,16 @@ export function createViewer(options: ViewerOptions): Viewer {
     }
 
     try {
-      presentModel(loaded, format, previewedAt !== null && previewedAt !== interactions);
+      // After the coarse level the camera stays where it is (framed on the same splat, or moved by the user);
+      // after a download's first splats it is framed on the whole model unless the user has moved since.
+      presentModel(loaded, format, coarseShown || (previewedAt !== null && previewedAt !== interactions));
+      swapping = coarseShown || previewedAt !== null;
       await waitForFirstDraw(loaded.kind);
       readyAt = performance.now();
     } catch (error) {
       throw fail(error, "The model could not be displayed");
+    } finally {
+      swapping = false;
     }
     if (!isCurrent()) throw cancellation();
     events.emit("ready", {
@@ -927,6 +1014,7 @@ export function createViewer(options: ViewerOptions): Viewer {
       textures: info?.memory.textures ?? 0,
       programs: info?.programs?.length ?? 0,
       splats: model?.splatCount ?? 0,
+      drawnSplats: lastDrawn.splats,
       firstFrameAt,
       readyAt,
       navigationMode,

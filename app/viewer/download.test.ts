@@ -11,8 +11,10 @@ function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-function mockFetch(response: Response) {
-  const fetchMock = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>(async () => response);
+/** fetch answering with `responses` in turn (the last one again when they run out). */
+function mockFetch(...responses: Response[]) {
+  let next = 0;
+  const fetchMock = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>(async () => responses[Math.min(next++, responses.length - 1)]!);
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;
 }
@@ -134,6 +136,20 @@ describe("startEarlyModelDownload", () => {
     expect([...new Uint8Array(await taken!.download.done)]).toEqual([...plain]);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(new Headers(fetchMock.mock.calls[0]![1]?.headers).get("Authorization")).toBeNull();
+  });
+
+  it("keeps the model's and its coarse level's downloads apart, each taken by its own URL", async () => {
+    vi.stubGlobal("document", { baseURI: "https://app.example/embed/1" });
+    mockFetch(
+      new Response(streamOf([xorInPlace(new Uint8Array([1, 2]), key, 0)]), { headers: { "Content-Length": "2" } }),
+      new Response(streamOf([xorInPlace(new Uint8Array([3, 4, 5]), key, 0)]), { headers: { "Content-Length": "3" } }),
+    );
+    const coarse = startEarlyModelDownload("/v1/item/1/file?variant=coarse", key);
+    const whole = startEarlyModelDownload("/v1/item/1/file", key);
+    expect(takeEarlyModelDownload("/v1/item/1/file", { xorKey: key })?.download).toBe(whole);
+    expect(takeEarlyModelDownload("https://app.example/v1/item/1/file?variant=coarse", { xorKey: key })?.download).toBe(coarse);
+    expect([...new Uint8Array(await coarse.done)]).toEqual([1, 2]);
+    expect([...new Uint8Array(await whole.done)]).toEqual([3, 4, 5]);
   });
 
   it("without a key is taken by a viewer with none, and cancelled through the taker", async () => {

@@ -148,18 +148,19 @@ export async function fetchPublicFile(url: string, signal?: AbortSignal): Promis
 }
 
 /**
- * The page's model download begun before React hydrated (startViewerEarly, decision 035): the request the
- * HTML's preload link started, read as it arrives and XOR-decoded with the page's key (SPEC §7: every model
- * is delivered encoded, public ones too). ModelViewer adopts it instead of fetching again.
+ * The page's model downloads begun before React hydrated (startViewerEarly, decision 035): the requests the
+ * HTML's preload links started (the model, and its coarse level when it has one), read as they arrive and
+ * XOR-decoded with the page's key (SPEC §7: every model is delivered encoded, public ones too). ModelViewer
+ * adopts them instead of fetching again.
  */
-let early: { url: string; xorKey: Uint8Array | null; download: ModelDownload; abort: AbortController } | null = null;
+const early = new Map<string, { xorKey: Uint8Array | null; download: ModelDownload; abort: AbortController }>();
 
 /** Starts downloading a public model (no token) ahead of the viewer; see takeEarlyModelDownload. */
 export function startEarlyModelDownload(url: string, xorKey: Uint8Array | null): ModelDownload {
   const abort = new AbortController();
   const key = xorKey && xorKey.length > 0 ? xorKey : null;
   const download = startModelDownload({ url, xorKey: key, signal: abort.signal });
-  early = { url: new URL(url, document.baseURI).href, xorKey: key, download, abort };
+  early.set(new URL(url, document.baseURI).href, { xorKey: key, download, abort });
   return download;
 }
 
@@ -178,9 +179,11 @@ export function takeEarlyModelDownload(
   url: string,
   { token, xorKey }: { token?: string | null; xorKey?: Uint8Array | null },
 ): { download: ModelDownload; cancel: () => void } | null {
-  if (!early || token || typeof document === "undefined") return null;
-  if (new URL(url, document.baseURI).href !== early.url || !sameKey(early.xorKey, xorKey)) return null;
-  const { download, abort } = early;
-  early = null;
+  if (token || typeof document === "undefined") return null;
+  const href = new URL(url, document.baseURI).href;
+  const started = early.get(href);
+  if (!started || !sameKey(started.xorKey, xorKey)) return null;
+  early.delete(href);
+  const { download, abort } = started;
   return { download, cancel: () => abort.abort() };
 }

@@ -20,10 +20,14 @@ export interface EarlyDecoded {
 
 const decodes = new WeakMap<ModelDownload, Promise<EarlyDecoded | null>>();
 
-/** Decodes the download's file once it has arrived, when it is a splat (null for anything else). */
-export function decodeEarly(download: ModelDownload): void {
+/**
+ * Decodes the download's file once it has arrived, when it is a splat (null for anything else); after the
+ * decode of `after` (the model's coarse level, which should be on screen first) when one is named.
+ */
+export function decodeEarly(download: ModelDownload, { after }: { after?: ModelDownload | null } = {}): void {
   if (decodes.has(download)) return;
-  const decoded = download.done.then(async (bytes): Promise<EarlyDecoded | null> => {
+  const before = after ? (decodes.get(after)?.catch(() => null) ?? null) : null;
+  const decoded = Promise.all([download.done, before]).then(async ([bytes]): Promise<EarlyDecoded | null> => {
     const format = detectFileFormat(bytes);
     if (!format || !isSplatFormat(format)) return null;
     const splatBudget = detectDeviceProfile().splatBudget;

@@ -56,7 +56,22 @@ export type SparkHandle = Object3D & {
   sortDirty: boolean;
   /** Splats drawn by the last completed sort. */
   activeSplats: number;
+  /** The splats on display (those of the last completed sort): which objects' splats it holds. */
+  display: { mapping: ReadonlyArray<{ node: Object3D }> };
 };
+
+/**
+ * The splats Spark draws of `object` (a SplatMesh, or a group holding some): its last completed sort's, when
+ * that sort included them, else 0 — after a model is swapped for another (a coarse level for the whole model),
+ * Spark keeps drawing the previous sort until the new one is done.
+ */
+export function splatsDrawnOf(spark: SparkHandle, object: Object3D): number {
+  const shown = spark.display.mapping.some(({ node }) => {
+    for (let at: Object3D | null = node; at; at = at.parent) if (at === object) return true;
+    return false;
+  });
+  return shown ? spark.activeSplats : 0;
+}
 
 /** The renderer object Spark needs in the scene to draw SplatMeshes. */
 export async function createSparkRenderer(renderer: WebGLRenderer, splatBudget?: number): Promise<SparkHandle> {

@@ -53,6 +53,11 @@ export interface LoadRequest {
 export interface StreamedLoadRequest {
   download: ModelDownload;
   fileName?: string;
+  /**
+   * The same splat's coarse level (about a tenth of its splats, the item's `model_coarse_url`): shown first
+   * when it is decoded before the whole model, then replaced by it.
+   */
+  coarse?: ModelDownload;
 }
 
 /** A rotation as a unit quaternion: x, y, z, w. */
@@ -106,6 +111,8 @@ export interface ViewerStats {
   programs: number;
   /** Splats in the model on show (0 for meshes). */
   splats: number;
+  /** Splats Spark drew in the last frame (its sorted, active splats; 0 for meshes). */
+  drawnSplats: number;
   /** performance.now() when the current load's first frame (a preview's, or the model's) was on the canvas, or null. */
   firstFrameAt: number | null;
   /** performance.now() when the whole model was on the canvas ("ready"), or null. */
@@ -117,7 +124,9 @@ export interface ViewerStats {
 
 export interface ViewerPreviewEvent {
   format: ModelFormat;
-  /** Splats shown so far, and bytes received when they were cut from the download. */
+  /** What is shown: the splats of the download's first bytes, or the model's coarse level. */
+  from: "prefix" | "coarse";
+  /** Splats shown so far, and the bytes of the whole file received when they were shown. */
   splatCount: number;
   loaded: number;
   total: number | null;
@@ -148,7 +157,7 @@ export interface ViewerEvents {
   progress: ViewerProgressEvent;
   /** A frame was drawn (after camera moves, resizes, model changes): add-ons re-project overlays. */
   render: undefined;
-  /** The first splats are on screen while the download goes on (StreamedLoadRequest). */
+  /** The first splats (or the coarse level) are on screen while the whole model still comes (StreamedLoadRequest). */
   preview: ViewerPreviewEvent;
   /** The navigation mode changed (M key, Escape, setNavigationMode, a focus double-click). */
   navigation: NavigationMode;

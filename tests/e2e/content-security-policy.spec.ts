@@ -130,9 +130,13 @@ test("embeds and model pages render a GLB and a splat under the policy", async (
     // The embed and the full-screen viewer name a public model in their HTML: its preload starts the download,
     // and the viewer (for a splat already before hydration, decoded by then) reads that one.
     for (const pagePath of [`/embed/${itemId}`, `/viewer/${itemId}`]) {
+      // The model, and a splat's coarse level (?variant=coarse) once its delivery copy is made.
       const modelRequests: string[] = [];
+      const coarseRequests: string[] = [];
       const countModelRequests = (request: Request) => {
-        if (new URL(request.url()).pathname === `/v1/item/${itemId}/file`) modelRequests.push(request.url());
+        const url = new URL(request.url());
+        if (url.pathname !== `/v1/item/${itemId}/file`) return;
+        (url.searchParams.get("variant") === "coarse" ? coarseRequests : modelRequests).push(request.url());
       };
       page.on("request", countModelRequests);
       await page.goto(pagePath);
@@ -141,8 +145,15 @@ test("embeds and model pages render a GLB and a splat under the policy", async (
       expect(await violations(page), `${label} ${pagePath}`).toEqual([]);
       page.off("request", countModelRequests);
       expect(modelRequests, `${label}: ${pagePath} downloads its model once`).toHaveLength(1);
+      expect(coarseRequests.length, `${label}: ${pagePath} downloads a coarse level at most once`).toBeLessThanOrEqual(label === "splat" ? 1 : 0);
+      // The model's decode (and its coarse level's, when that came first) began before hydration.
       const earlyDecodeTaken = await page.evaluate(() => performance.getEntriesByName("viewer:early-decode-taken").length);
-      expect(earlyDecodeTaken, `${label}: ${pagePath} shows the model decoded before hydration`).toBe(label === "splat" ? 1 : 0);
+      if (label === "splat") {
+        expect(earlyDecodeTaken, `${label}: ${pagePath} shows the model decoded before hydration`).toBeGreaterThanOrEqual(1);
+        expect(earlyDecodeTaken).toBeLessThanOrEqual(1 + coarseRequests.length);
+      } else {
+        expect(earlyDecodeTaken, `${label}: ${pagePath} decodes nothing before hydration`).toBe(0);
+      }
     }
     // The model page with the same viewer, too.
     await page.goto(`/item/${itemId}`);

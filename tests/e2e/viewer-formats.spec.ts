@@ -5,7 +5,7 @@
 // A GLB made as our scans' meshes are (meshopt) renders too: its buffers are decoded in workers (issue 20).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { BrowserContext, CDPSession, Page } from "@playwright/test";
+import type { BrowserContext, CDPSession, Page, Response as PageResponse } from "@playwright/test";
 import type { DeclaredModelType } from "~/lib/model-format";
 import { compressGlbForWeb } from "~/worker/web-glb.server";
 import { PNG } from "pngjs";
@@ -209,6 +209,43 @@ test("splats reach visitors as .sog delivery copies, and an SPZ v4 upload become
   await page.waitForURL(/original=1/);
   await expect.poll(async () => (await liveViewers())?.live[0]?.format, { timeout: 120_000 }).toBe("ply");
   await expectRendered("guitar original");
+});
+
+test("a splat's coarse level is on screen while its .sog still downloads, then the whole model replaces it", async () => {
+  const itemId = items.get("guitar-ply")!;
+  await waitForDeliveryCopy(itemId);
+  const item = await api("GET", `/item/${itemId}`);
+  expect(item.model_coarse_url).toBe(`/v1/item/${itemId}/file?variant=coarse`);
+  const requested: string[] = [];
+  const sizes = new Map<string, number>();
+  const onResponse = (response: PageResponse) => {
+    const url = new URL(response.url());
+    if (url.pathname !== `/v1/item/${itemId}/file`) return;
+    requested.push(url.search);
+    sizes.set(url.search, Number(response.headers()["content-length"]));
+  };
+  page.on("response", onResponse);
+  // The whole .sog (about 1.2 MB) takes seconds on this link; its coarse level (a tenth of the splats) does not.
+  // (The viewer's scripts and Spark come over the same link: the coarse level waits for those too.)
+  await throttle(300_000);
+  await page.goto(`/viewer/${itemId}`);
+  await expectRendered("guitar after its coarse level");
+  await throttle(null);
+  page.off("response", onResponse);
+  expect(requested.sort(), "the coarse level and the model, each downloaded once").toEqual(["", "?variant=coarse"]);
+  const [whole, coarse] = [sizes.get("")!, sizes.get("?variant=coarse")!];
+  process.stdout.write(`coarse level ${coarse} bytes, whole .sog ${whole} bytes\n`);
+  expect(coarse, "the coarse level is a small part of the model's bytes").toBeLessThan(whole / 4);
+  // A .sog cannot be shown in part: splats on screen while the viewer still loads are the coarse level's.
+  const history = await progressHistory();
+  expect(history.some((entry) => entry.preview), `splats on screen before the whole model: ${JSON.stringify(history)}`).toBe(true);
+  const live = (await liveViewers())?.live ?? [];
+  expect(live).toHaveLength(1);
+  expect(live[0]!.format).toBe("sog");
+  // What stays on show is the whole model (90,854 splats), not its coarse level (9,086): held and drawn.
+  expect(live[0]!.splats).toBe(90_854);
+  await expect.poll(async () => (await liveViewers())?.live[0]?.drawnSplats, { timeout: 10_000 }).toBe(90_854);
+  expect(consoleMessages.filter((message) => message.type === "error" || message.type === "pageerror")).toEqual([]);
 });
 
 test("the splat formats SuperSplat users bring (.spz, .splat, .sog, each its own model_type) render from their own bytes", async () => {
