@@ -2,7 +2,8 @@
 // generated 1M-splat scene, side by side in one run, in headless Chromium (SwiftShader, no GPU):
 //   - our embed page (/embed/{id}: the app, the viewer, the .sog delivery copy made on upload) versus
 //   - a plain page that loads the original .ply with Spark (three + Spark from a static server, gzip JS),
-// each: bytes transferred until the model is on screen, time to the first frame with splats, time
+// each: bytes transferred until the model is on screen, time to the first frame with splats (on the embed the
+// early splats' where they come first, decision 038; the viewer's own first frame is printed beside it), time
 // until the whole model is shown, and frames per second while the camera turns around the model for
 // 3 s (autorotate on both; the plain page gets the embed page's camera, so both draw the model at the
 // same size); then the
@@ -31,6 +32,7 @@ import { EMULATOR_HOST, FIREBASE_PROJECT_ID, databaseUrl } from "../tests/setup/
 import { adminQuery, generatePly, print } from "./bench-support";
 import { SHARED_DATA } from "../tests/setup/shared-data";
 import { summarizeTrace, type TraceSummary } from "./page-trace";
+import { EARLY_SPLATS_MARK } from "../app/viewer/early-splats/events";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = SHARED_DATA;
@@ -160,7 +162,10 @@ mesh.initialized.then(() => {
 
 interface Measured {
   bytes: number;
+  /** The first frame with splats on screen: the early splats' (decision 038) where they came first. */
   firstFrameMs: number | null;
+  /** The viewer's own first frame (three.js and Spark), the same as firstFrameMs without early splats. */
+  viewerFirstFrameMs: number | null;
   readyMs: number | null;
   fps: number;
   scripts: string[];
@@ -182,6 +187,7 @@ function medianOf<T extends Measured>(runs: T[]): T {
     ...nearest,
     bytes: median(runs.map((r) => r.bytes)) ?? nearest.bytes,
     firstFrameMs,
+    viewerFirstFrameMs: median(runs.map((r) => r.viewerFirstFrameMs)),
     readyMs: median(runs.map((r) => r.readyMs)),
     fps: median(runs.map((r) => r.fps)) ?? 0,
   };
@@ -222,7 +228,7 @@ function readTimeline(page: Page, modelKey: string): Promise<Timeline> {
 }
 
 /** Loads `url`, waits for the model, then counts the frames drawn in TURN_MS while the camera turns. */
-type Counters = { frames: number; firstFrameAt: number | null; readyAt: number | null; view?: { position: number[]; target: number[] } };
+type Counters = { frames: number; firstFrameAt: number | null; viewerFirstFrameAt?: number | null; readyAt: number | null; view?: { position: number[]; target: number[] } };
 
 /** A "fast 4G / slow broadband" link for the second run: 10 Mbit/s down, 40 ms. */
 const SLOW_LINK = { bytesPerSecond: 1_250_000, latencyMs: 40 };
@@ -275,7 +281,7 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
   const transferred = bytes;
   if (slow) {
     await cdp.detach();
-    return { bytes: transferred, firstFrameMs: stats.firstFrameAt, readyMs: stats.readyAt, fps: 0, scripts: [], view: stats.view };
+    return { bytes: transferred, firstFrameMs: stats.firstFrameAt, viewerFirstFrameMs: stats.viewerFirstFrameAt ?? stats.firstFrameAt, readyMs: stats.readyAt, fps: 0, scripts: [], view: stats.view };
   }
   const timeline = modelKey ? await readTimeline(page, modelKey) : undefined;
   const trace = TRACE && stats.firstFrameAt !== null ? summarizeTrace((await page.context().browser()!.stopTracing()).toString("utf8"), stats.firstFrameAt) : undefined;
@@ -288,6 +294,7 @@ async function measure(page: Page, url: string, read: () => Promise<Counters | n
   return {
     bytes: transferred,
     firstFrameMs: stats.firstFrameAt,
+    viewerFirstFrameMs: stats.viewerFirstFrameAt ?? stats.firstFrameAt,
     readyMs: stats.readyAt,
     fps: (after - before) / elapsed,
     scripts: scripts.map((id) => scriptUrls.get(id)!).filter(Boolean),
@@ -373,11 +380,16 @@ try {
     // The full-screen page turns the model as its settings say; the embed as its query says.
     if (PAGE === "viewer") await api("PATCH", `/item/${published.itemId}/settings`, { autorotate: true });
     const embedUrl = PAGE === "viewer" ? `${app.url}/viewer/${published.itemId}` : `${app.url}/embed/${published.itemId}?autorotate=1`;
+    // The first frame is the earlier of the early splats' mark (app/viewer/early-splats) and the viewer's own.
     const readEmbed = (page: Page) => () =>
-      page.evaluate(() => {
+      page.evaluate((earlyMark) => {
         const hook = (window as unknown as { __scanroomViewers?: () => { live: Counters[] } }).__scanroomViewers;
-        return hook?.().live[0] ?? null;
-      });
+        const live = hook?.().live[0] ?? null;
+        if (!live) return null;
+        const early = performance.getEntriesByName(earlyMark)[0]?.startTime ?? null;
+        const first = early !== null && (live.firstFrameAt === null || early < live.firstFrameAt) ? early : live.firstFrameAt;
+        return { ...live, firstFrameAt: first, viewerFirstFrameAt: live.firstFrameAt };
+      }, EARLY_SPLATS_MARK);
     const readPlain = (page: Page) => () => page.evaluate(() => (window as unknown as { bench?: Counters }).bench ?? null);
     const run = async (url: string, read: (page: Page) => () => Promise<Counters | null>, slow = false, modelKey = "") => {
       const browser = await launchBrowser();
@@ -415,6 +427,9 @@ try {
     print(`${label} ${row(`${PAGE} (.sog ${fmtBytes(published.sogBytes)})`, embed, embedSlow)}`);
     print(`${"".padEnd(14)} ${row("plain Spark (.ply)", baseline, baselineSlow)}`);
     const ratio = (a: number | null, b: number | null) => (a !== null && b ? `${(a / b).toFixed(2)}×` : "—");
+    if (embed.viewerFirstFrameMs !== embed.firstFrameMs) {
+      print(`${"".padEnd(14)} ${PAGE}: early splats (coarse level, before the viewer) ${fmtMs(embed.firstFrameMs)}, the viewer's own first frame ${fmtMs(embed.viewerFirstFrameMs)} (${fmtMs(embedSlow.viewerFirstFrameMs)} at 10 Mbit/s)`);
+    }
     print(`${"".padEnd(14)} ${PAGE} / plain first frame${RUNS > 1 ? ` (medians of ${RUNS} runs)` : ""}: ${ratio(embed.firstFrameMs, baseline.firstFrameMs)} local, ${ratio(embedSlow.firstFrameMs, baselineSlow.firstFrameMs)} at 10 Mbit/s; shown: ${ratio(embed.readyMs, baseline.readyMs)} local, ${ratio(embedSlow.readyMs, baselineSlow.readyMs)} at 10 Mbit/s`);
     if (RUNS > 1) {
       // Each run's own ratio (embed against the plain page measured just after it), the best of them.
@@ -427,12 +442,13 @@ try {
     }
     const t = embed.timeline;
     if (t) {
-      const decode = embed.firstFrameMs !== null && t.modelDone !== null ? embed.firstFrameMs - Math.max(t.modelDone, t.scriptsDone) : null;
+      // The viewer's decode and first sort: from its own first frame (the early splats' come before the scripts).
+      const decode = embed.viewerFirstFrameMs !== null && t.modelDone !== null ? embed.viewerFirstFrameMs - Math.max(t.modelDone, t.scriptsDone) : null;
       if (process.env.BENCH_VIEWER_FILES === "1") {
         for (const r of t.requests) print(`${"".padEnd(16)} request ${r.name.slice(0, 40).padEnd(40)} ${String(r.kB).padStart(6)} kB  ${fmtMs(r.start)}–${fmtMs(r.end)}`);
         print(`${"".padEnd(16)} viewer marks: ${t.marks.map((m) => `${m.name.slice("viewer:".length)} ${fmtMs(m.at)}`).join(", ")}`);
       }
-      print(`${"".padEnd(14)} ${PAGE} timeline (local): HTML ${fmtMs(t.htmlDone)}, scripts loaded ${fmtMs(t.scriptsDone)}, DOMContentLoaded ${fmtMs(t.domContentLoaded)}, model request ${fmtMs(t.modelStart)}–${fmtMs(t.modelDone)}, decode + first sort ${fmtMs(decode)}, first frame ${fmtMs(embed.firstFrameMs)}`);
+      print(`${"".padEnd(14)} ${PAGE} timeline (local): HTML ${fmtMs(t.htmlDone)}, scripts loaded ${fmtMs(t.scriptsDone)}, DOMContentLoaded ${fmtMs(t.domContentLoaded)}, model request ${fmtMs(t.modelStart)}–${fmtMs(t.modelDone)}, the viewer's decode + first sort ${fmtMs(decode)}, first frame ${fmtMs(embed.firstFrameMs)}`);
     }
     for (const [name, m] of [[PAGE, embed], ["plain", baseline]] as const) {
       if (!m.trace) continue;

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import type { CameraView, Viewer, ViewerReadyEvent } from "../viewer";
 import { downloadModel, startModelDownload, takeEarlyModelDownload } from "../viewer/download";
+import { EARLY_SPLATS_DRAWN, EARLY_SPLATS_RELEASE, earlySplatsShown } from "../viewer/early-splats/events";
 import { applyPartTransform, normalizePartTransform } from "../viewer/part-transform";
 import { isSceneSource, partFailureNotice, sceneFilesKey, transformsKey, type PartFailure, type SceneSource } from "./scene-source";
 import { ViewerToolbar } from "./viewer-toolbar";
@@ -86,6 +87,7 @@ const styles = {
     overflow: "hidden",
   },
   canvasHost: { position: "absolute", inset: 0 },
+  earlyCanvas: { position: "absolute", inset: 0, width: "100%", height: "100%", pointerEvents: "none" },
   overlay: {
     position: "absolute",
     inset: 0,
@@ -149,6 +151,11 @@ export function ModelViewer({ source, background, className, autorotate, initial
   const [shownViewer, setShownViewer] = useState<Viewer | null>(null);
   const [partFailures, setPartFailures] = useState<PartFailure[]>([]);
   const [noticeDismissed, setNoticeDismissed] = useState(false);
+  // The early splats (decision 038): a canvas the page's early module may draw the coarse level on before the
+  // viewer exists; on show until the viewer has drawn its own first frame.
+  const earlyRef = useRef<HTMLCanvasElement>(null);
+  const [earlyDrawn, setEarlyDrawn] = useState(false);
+  const [viewerDrawn, setViewerDrawn] = useState(false);
   const sourceRef = useRef(source);
   const onReadyRef = useRef(onReady);
   const onErrorRef = useRef(onError);
@@ -189,6 +196,7 @@ export function ModelViewer({ source, background, className, autorotate, initial
     const current = sourceRef.current;
     const sceneParts = sceneKey && isSceneSource(current) ? current.parts : null;
     setState(INITIAL_STATE);
+    setViewerDrawn(false);
     setPartFailures([]);
     setNoticeDismissed(false);
 
@@ -259,10 +267,12 @@ export function ModelViewer({ source, background, className, autorotate, initial
         (bytes) => showPreparing(bytes.byteLength),
         () => undefined, // reported by viewer.load()
       );
-      // The coarse level downloads beside the model (it is a tenth of its size) and is shown first.
-      const coarse = coarseUrl ? (earlyDownload(coarseUrl) ?? startModelDownload({ url: coarseUrl, token, xorKey, signal: abort.signal })) : undefined;
+      // The coarse level downloads beside the model (it is a tenth of its size) and is shown first, by the
+      // viewer unless the early splats show it already (decision 038).
+      const coarse =
+        coarseUrl && !earlySplatsShown() ? (earlyDownload(coarseUrl) ?? startModelDownload({ url: coarseUrl, token, xorKey, signal: abort.signal })) : undefined;
       coarse?.done.catch(() => undefined); // the whole model is what counts
-      show = (target) => target.load({ download, fileName, ...(coarse ? { coarse } : {}) });
+      show = (target) => target.load({ download, fileName, ...(coarse && !earlySplatsShown() ? { coarse } : {}) });
     }
 
     (async () => {
@@ -280,13 +290,16 @@ export function ModelViewer({ source, background, className, autorotate, initial
       viewer.on("ready", (info) => onReadyRef.current?.(info));
       viewer.on("error", fail); // also reports failures after the model was shown, e.g. a lost WebGL context
       viewer.on("preview", () => {
-        if (!cancelled) setState((previous) => (previous.status === "loading" ? { ...previous, preview: true } : previous));
+        if (cancelled) return;
+        setState((previous) => (previous.status === "loading" ? { ...previous, preview: true } : previous));
+        setViewerDrawn(true);
       });
       await show(viewer);
     })().then(
       () => {
         if (cancelled || !viewer) return;
         setState({ status: "ready" });
+        setViewerDrawn(true);
         setShownViewer(viewer);
         detachAddons = onViewerRef.current?.(viewer);
       },
@@ -302,6 +315,21 @@ export function ModelViewer({ source, background, className, autorotate, initial
       setShownViewer(null);
     };
   }, [url, coarseUrl, token, fileName, xorKeyId, sceneKey]);
+
+  // The early splats' canvas: docks the progress bar once drawn (maybe before hydration); gives its WebGL
+  // context back when the viewer's own frame replaces it.
+  const earlyCanvas = !!coarseUrl && !viewerDrawn;
+  useEffect(() => {
+    const canvas = earlyRef.current;
+    if (!canvas) return;
+    const drawn = () => setEarlyDrawn(true);
+    if (canvas.dataset.drawn) drawn();
+    canvas.addEventListener(EARLY_SPLATS_DRAWN, drawn);
+    return () => {
+      canvas.removeEventListener(EARLY_SPLATS_DRAWN, drawn);
+      canvas.dispatchEvent(new Event(EARLY_SPLATS_RELEASE));
+    };
+  }, [earlyCanvas]);
 
   // New transforms for the scene on show move its parts (no reload).
   useEffect(() => {
@@ -333,8 +361,9 @@ export function ModelViewer({ source, background, className, autorotate, initial
     if (state.phase === "prepare") label = `Preparing ${what}…`;
     else if (state.total) label = `Downloading ${what}… ${percent}%`;
     else if (state.loaded > 0) label = `Downloading ${what}… ${formatMegabytes(state.loaded)}`;
+    const docked = state.preview || (earlyCanvas && earlyDrawn);
     overlay = (
-      <div className={state.preview ? "mv-overlay mv-overlay-docked" : "mv-overlay"} style={state.preview ? { ...styles.overlay, ...styles.docked } : styles.overlay}>
+      <div className={docked ? "mv-overlay mv-overlay-docked" : "mv-overlay"} style={docked ? { ...styles.overlay, ...styles.docked } : styles.overlay}>
         <div
           className="mv-progress"
           role="progressbar"
@@ -379,6 +408,9 @@ export function ModelViewer({ source, background, className, autorotate, initial
         role="img"
         aria-label={scene ? `3D scene: ${partCount} ${partCount === 1 ? "model" : "models"}` : fileName ? `3D model: ${fileName}` : "3D model"}
       />
+      {earlyCanvas ? (
+        <canvas ref={earlyRef} data-early-splats="" data-camera={JSON.stringify(initialCamera ?? null)} aria-hidden="true" style={styles.earlyCanvas} />
+      ) : null}
       {overlay}
       {notice ? (
         <div className="mv-notice" role="status" data-testid="model-viewer-part-errors" style={styles.notice}>

@@ -4,59 +4,14 @@
  */
 import { inflateRawSync } from "node:zlib";
 import { z } from "zod";
+import { listZipEntries, zipEntryData, type ZipEntry } from "~/lib/zip-entries";
 
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-const CENTRAL_FILE_HEADER = 0x02014b50;
-const LOCAL_FILE_HEADER = 0x04034b50;
-
-interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  size: number;
-  localHeaderOffset: number;
-}
-
-/** The entries of a zip held in memory (no ZIP64: a SOG bundle stays far below 4 GiB). */
-export function listZipEntries(zip: Buffer): ZipEntry[] {
-  // The end-of-central-directory record sits in the last 22 + 65535 (comment) bytes.
-  let end = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === END_OF_CENTRAL_DIRECTORY) {
-      end = i;
-      break;
-    }
-  }
-  if (end < 0) throw new Error("not a zip file (no central directory)");
-  const count = zip.readUInt16LE(end + 10);
-  let offset = zip.readUInt32LE(end + 16);
-  const entries: ZipEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (offset + 46 > zip.length || zip.readUInt32LE(offset) !== CENTRAL_FILE_HEADER) throw new Error("the zip's central directory is damaged");
-    const nameLength = zip.readUInt16LE(offset + 28);
-    const extraLength = zip.readUInt16LE(offset + 30);
-    const commentLength = zip.readUInt16LE(offset + 32);
-    entries.push({
-      method: zip.readUInt16LE(offset + 10),
-      compressedSize: zip.readUInt32LE(offset + 20),
-      size: zip.readUInt32LE(offset + 24),
-      name: zip.toString("utf8", offset + 46, offset + 46 + nameLength),
-      localHeaderOffset: zip.readUInt32LE(offset + 42),
-    });
-    offset += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}
+/** The entries of a zip held in memory (app/lib/zip-entries.ts). */
+export { listZipEntries };
 
 export function readZipEntry(zip: Buffer, entry: ZipEntry): Buffer {
-  const at = entry.localHeaderOffset;
-  if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL_FILE_HEADER) throw new Error(`the zip entry ${entry.name} is damaged`);
-  const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
-  const data = zip.subarray(start, start + entry.compressedSize);
-  if (data.length !== entry.compressedSize) throw new Error(`the zip entry ${entry.name} is truncated`);
-  if (entry.method === 0) return data;
-  if (entry.method === 8) return inflateRawSync(data);
-  throw new Error(`the zip entry ${entry.name} uses an unsupported compression method (${entry.method})`);
+  const data = Buffer.from(zipEntryData(zip, entry));
+  return entry.method === 8 ? inflateRawSync(data) : data;
 }
 
 const fileList = z.object({ files: z.array(z.string().min(1)).min(1) }).passthrough();

@@ -5,11 +5,11 @@ const KEY = "site-key";
 const splat = { model_url: "/v1/item/1/file", file_format: "ply", delivered_format: "sog", visibility: "public", scene_parts: null };
 
 describe("earlyModelLinks", () => {
-  it("starts a splat's coarse level first, marked apart from the model", () => {
+  it("starts a splat's coarse level first and ahead of the model (fetch priority), marked apart from it", () => {
     const links = earlyModelLinks({ ...splat, model_coarse_url: "/v1/item/1/file?variant=coarse" }, KEY);
     expect(links).toEqual([
-      { tagName: "link", rel: "preload", href: "/v1/item/1/file?variant=coarse", as: "fetch", crossOrigin: "anonymous", "data-model-coarse": "", "data-xor-key": KEY, "data-splat": "" },
-      { tagName: "link", rel: "preload", href: "/v1/item/1/file", as: "fetch", crossOrigin: "anonymous", "data-model": "", "data-xor-key": KEY, "data-splat": "" },
+      { tagName: "link", rel: "preload", href: "/v1/item/1/file?variant=coarse", as: "fetch", crossOrigin: "anonymous", "data-model-coarse": "", "data-xor-key": KEY, "data-splat": "", fetchpriority: "high" },
+      { tagName: "link", rel: "preload", href: "/v1/item/1/file", as: "fetch", crossOrigin: "anonymous", "data-model": "", "data-xor-key": KEY, "data-splat": "", fetchpriority: "low" },
     ]);
     // A mesh has no coarse level to show first.
     const mesh = { ...splat, file_format: "glb", delivered_format: null, model_coarse_url: "/v1/item/1/file?variant=coarse" };

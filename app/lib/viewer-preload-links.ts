@@ -3,14 +3,17 @@ import { startEarlyModelDownload } from "~/viewer/download";
 import { modelDownloadNeedsToken } from "~/domain/item-presenter";
 import { isSplatFormat } from "~/lib/model-format";
 import { xorKeyFromString } from "~/lib/xor";
+import { earlySplatsShown } from "~/viewer/early-splats/events";
 
 /**
  * `<link>`s for what viewerPreloads() (viewer-preloads.server.ts) named: modulepreload for scripts, a CORS
  * fetch preload for the WASM — the mode Spark's own fetch of it uses, so that fetch is served from the preload.
  */
-export function viewerPreloadLinks(preloads: { modules: string[]; fetches: string[] } | null | undefined): MetaDescriptor[] {
+export function viewerPreloadLinks(preloads: { modules: string[]; fetches: string[]; earlySplats?: string[] } | null | undefined): MetaDescriptor[] {
   if (!preloads) return [];
   return [
+    // The early splats first: the page's script tag runs them (EarlySplatsScript), before everything below.
+    ...(preloads.earlySplats ?? []).map((href) => ({ tagName: "link", rel: "modulepreload", href, fetchpriority: "high" }) as const),
     // data-viewer: startViewerEarly() starts the viewer on pages that named it.
     ...preloads.modules.map((href) => ({ tagName: "link", rel: "modulepreload", href, "data-viewer": "" }) as const),
     // data-splat: startViewerEarly() then starts Spark at once too.
@@ -24,7 +27,20 @@ export function viewerPreloadLinks(preloads: { modules: string[]; fetches: strin
  * reads that download before hydration and, for a splat (`data-splat`), decodes it (decision 035). The
  * model's coarse level (`data-model-coarse`) is read and decoded the same way, first.
  */
-export function modelPreloadLink({ href, splat, xorKey, coarse = false }: { href: string; splat: boolean; xorKey: string; coarse?: boolean }): MetaDescriptor {
+export function modelPreloadLink({
+  href,
+  splat,
+  xorKey,
+  coarse = false,
+  priority,
+}: {
+  href: string;
+  splat: boolean;
+  xorKey: string;
+  coarse?: boolean;
+  /** The browser's fetch priority; unset leaves its default. */
+  priority?: "high" | "low";
+}): MetaDescriptor {
   return {
     tagName: "link",
     rel: "preload",
@@ -34,6 +50,8 @@ export function modelPreloadLink({ href, splat, xorKey, coarse = false }: { href
     [coarse ? "data-model-coarse" : "data-model"]: "",
     "data-xor-key": xorKey,
     ...(splat ? { "data-splat": "" } : {}),
+    // Lower case: React 18 passes it through as the HTML attribute.
+    ...(priority ? { fetchpriority: priority } : {}),
   };
 }
 
@@ -58,8 +76,13 @@ export function earlyModelLinks(item: EarlyModelItem | null | undefined, xorKey:
   if (!item?.model_url || (item.scene_parts?.length ?? 0) > 0) return [];
   if (modelDownloadNeedsToken(item)) return [];
   const splat = isSplatFormat(item.delivered_format ?? item.file_format);
-  const coarse = splat && item.model_coarse_url ? [modelPreloadLink({ href: item.model_coarse_url, splat, xorKey, coarse: true })] : [];
-  return [...coarse, modelPreloadLink({ href: item.model_url, splat, xorKey })];
+  // The coarse level is what the early splats draw first (decision 038): it goes ahead of the model, whose
+  // decode waits for the viewer's scripts anyway.
+  if (!splat || !item.model_coarse_url) return [modelPreloadLink({ href: item.model_url, splat, xorKey })];
+  return [
+    modelPreloadLink({ href: item.model_coarse_url, splat, xorKey, coarse: true, priority: "high" }),
+    modelPreloadLink({ href: item.model_url, splat, xorKey, priority: "low" }),
+  ];
 }
 
 /**
@@ -86,11 +109,16 @@ export function startViewerEarly(): void {
   const startEarly = (link: HTMLLinkElement | null) => (link ? startEarlyModelDownload(link.href, xorKeyFromString(link.dataset.xorKey ?? "")) : null);
   const coarseDownload = model ? startEarly(coarse) : null;
   const download = startEarly(model);
+  // The early splats (decision 038) normally run from the page's own script tag, long before this; importing
+  // them here too makes them a chunk of their own in the build and starts them where no tag did (one instance).
+  if (coarse) import("~/viewer/early-splats").catch(() => undefined);
   viewer
     .then((module) => {
       module.preloadSplatRenderer().catch(() => undefined);
-      if (coarseDownload) module.decodeEarly(coarseDownload);
-      if (download) module.decodeEarly(download, { after: coarseDownload });
+      // With the early splats on screen the coarse level is shown already: Spark goes straight to the model.
+      const coarseToDecode = earlySplatsShown() ? null : coarseDownload;
+      if (coarseToDecode) module.decodeEarly(coarseToDecode);
+      if (download) module.decodeEarly(download, { after: coarseToDecode });
     })
     .catch(() => undefined);
 }

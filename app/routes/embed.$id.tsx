@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
+import { EarlySplatsScript } from "~/components/early-splats-script";
 import { ItemViewer } from "~/components/item-viewer";
 import { postToHost, useEmbedHostApi } from "~/components/use-embed-host-api";
 import { uuidSchema } from "~/domain/schemas";
@@ -27,7 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ? await getEmbedView({ itemId: params.id!, embedId: options.embedId })
     : { state: "unavailable" };
   // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page.
-  const preloads = view.state === "live" ? viewerPreloads({ splat: isSplatFormat(view.item.delivered_format ?? view.item.file_format) }) : null;
+  const preloads =
+    view.state === "live" ? viewerPreloads({ splat: isSplatFormat(view.item.delivered_format ?? view.item.file_format), coarse: !!view.item.model_coarse_url }) : null;
   return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200 });
 }
 
@@ -52,7 +54,7 @@ const UNAVAILABLE = "This model is private or no longer available.";
 const NOT_READY = "This model is not ready yet.";
 
 export default function Embed() {
-  const { view, options } = useLoaderData<typeof loader>();
+  const { view, options, preloads } = useLoaderData<typeof loader>();
   const { appUrl } = usePublicEnv();
   const item = view.state === "unavailable" ? null : view.item;
   const live = view.state === "live" ? view : null;
@@ -79,6 +81,7 @@ export default function Embed() {
   return (
     <div className="embed-frame" style={background ? { background } : undefined} data-embed-state={view.state}>
       <h1 className="sr-only">{item ? item.name : "Model not available"}</h1>
+      <EarlySplatsScript earlySplats={preloads?.earlySplats} />
       {live ? (
         <div className="embed-stage" {...api.pointerHandlers} data-annotations={options.annotations ? "shown" : "hidden"}>
           {options.annotations && live.annotations.length > 0 ? (

@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ItemStatus } from "~/components/item-status";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
+import { EarlySplatsScript } from "~/components/early-splats-script";
 import { listAnnotations } from "~/domain/annotations.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import { loadVisibleItem } from "~/lib/visible-item.server";
@@ -17,7 +18,9 @@ export const handle: RouteHandle = { layout: false };
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const item = await loadVisibleItem(request, params.id, { countView: true });
   // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page (issue 20).
-  const preloads = hasSomethingToView(item) ? viewerPreloads({ splat: isSplatFormat(item.delivered_format ?? item.file_format) }) : null;
+  const preloads = hasSomethingToView(item)
+    ? viewerPreloads({ splat: isSplatFormat(item.delivered_format ?? item.file_format), coarse: !!item.model_coarse_url })
+    : null;
   return json({ item, annotations: await listAnnotations({ itemId: item.id }), preloads });
 }
 
@@ -38,13 +41,14 @@ function isOriginalView(search: URLSearchParams): boolean {
 startViewerEarly();
 
 export default function FullScreenViewer() {
-  const { item, annotations } = useLoaderData<typeof loader>();
+  const { item, annotations, preloads } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const hasDeliveryCopy = !!item.original_url && item.delivered_format !== item.file_format;
   const original = hasDeliveryCopy && isOriginalView(search);
   return (
     <div className="fullscreen-viewer">
       <h1 className="sr-only">{item.name}</h1>
+      <EarlySplatsScript earlySplats={preloads?.earlySplats} />
       {hasSomethingToView(item) ? (
         <AnnotatedViewer key={original ? "original" : "delivered"} item={item} annotations={annotations} original={original} />
       ) : (

@@ -155,12 +155,19 @@ export async function fetchPublicFile(url: string, signal?: AbortSignal): Promis
  */
 const early = new Map<string, { xorKey: Uint8Array | null; download: ModelDownload; abort: AbortController }>();
 
-/** Starts downloading a public model (no token) ahead of the viewer; see takeEarlyModelDownload. */
+/**
+ * Starts downloading a public model (no token) ahead of the viewer; see takeEarlyModelDownload. A second call
+ * for the same URL and key before the viewer took it returns the download under way (the early splats and
+ * startViewerEarly both ask for a coarse level, whichever runs first starts it).
+ */
 export function startEarlyModelDownload(url: string, xorKey: Uint8Array | null): ModelDownload {
-  const abort = new AbortController();
   const key = xorKey && xorKey.length > 0 ? xorKey : null;
+  const href = new URL(url, document.baseURI).href;
+  const started = early.get(href);
+  if (started && sameKey(started.xorKey, key)) return started.download;
+  const abort = new AbortController();
   const download = startModelDownload({ url, xorKey: key, signal: abort.signal });
-  early.set(new URL(url, document.baseURI).href, { xorKey: key, download, abort });
+  early.set(href, { xorKey: key, download, abort });
   return download;
 }
 

@@ -18,20 +18,22 @@ describe("findViewerPreloads", () => {
     chunk("assets/three.core-1.js", { modules: [`${root}/node_modules/three/build/three.core.js`] }),
     chunk("assets/spark.module-1.js", { modules: [`${root}/node_modules/@sparkjsdev/spark/dist/spark.module.js?commonjs`], imports: ["assets/three.module-1.js", "assets/spark-extra-1.js"] }),
     chunk("assets/spark-extra-1.js", { modules: [`${root}/node_modules/@sparkjsdev/spark/dist/extra.js`] }),
+    chunk("assets/early-splats-1.js", { modules: [`${root}/app/viewer/download.ts`, `${root}/app/viewer/early-splats/index.ts`] }),
     chunk("assets/load-gltf-1.js", { facade: `${root}/app/viewer/load-gltf.ts`, imports: ["assets/three.module-1.js"] }),
     asset("assets/spark-1.wasm"),
     asset("assets/theme-1.css"),
   );
 
-  it("names the viewer's chunk with everything it imports statically, Spark's chunks apart, and Spark's WASM", () => {
+  it("names the viewer's chunk with everything it imports statically, Spark's chunks apart, Spark's WASM and the early splats' module", () => {
     expect(findViewerPreloads(bundle)).toEqual({
       viewer: ["/assets/index-1.js", "/assets/three.module-1.js", "/assets/three.core-1.js", "/assets/components-1.js"],
       splatModules: ["/assets/spark.module-1.js", "/assets/spark-extra-1.js"],
       splatWasm: "/assets/spark-1.wasm",
+      earlySplats: ["/assets/early-splats-1.js"],
     });
   });
 
   it("lists nothing it cannot find (a build without the viewer)", () => {
-    expect(findViewerPreloads(bundleOf(chunk("assets/entry.client-1.js", { facade: `${root}/app/entry.client.tsx` })))).toEqual({ viewer: [], splatModules: [], splatWasm: null });
+    expect(findViewerPreloads(bundleOf(chunk("assets/entry.client-1.js", { facade: `${root}/app/entry.client.tsx` })))).toEqual({ viewer: [], splatModules: [], splatWasm: null, earlySplats: [] });
   });
 });

@@ -16,12 +16,15 @@ export interface ViewerPreloads {
   splatModules: string[];
   /** Spark's WASM (scripts/lib/spark-wasm-file.ts), or null. */
   splatWasm: string | null;
+  /** The early splats' module (app/viewer/early-splats) first, then the chunks it imports; empty without one. */
+  earlySplats: string[];
 }
 
 const VIEWER_ENTRY = /[\\/]app[\\/]viewer[\\/]index\.ts$/;
+const EARLY_SPLATS_ENTRY = /[\\/]app[\\/]viewer[\\/]early-splats[\\/]index\.ts$/;
 const SPARK_MODULE = /@sparkjsdev[\\/]spark[\\/]dist[\\/]spark\.module\.js$/;
 const VIRTUAL_ID = "virtual:viewer-preloads";
-const EMPTY: ViewerPreloads = { viewer: [], splatModules: [], splatWasm: null };
+const EMPTY: ViewerPreloads = { viewer: [], splatModules: [], splatWasm: null, earlySplats: [] };
 
 /** `chunk` and every chunk it imports statically, transitively, as file names. */
 function withStaticImports(bundle: OutputBundle, chunk: OutputChunk): string[] {
@@ -42,10 +45,45 @@ export function findViewerPreloads(bundle: OutputBundle, base = "/"): ViewerPrel
   const viewerChunk = chunks.find((chunk) => chunk.facadeModuleId && VIEWER_ENTRY.test(chunk.facadeModuleId));
   const sparkChunk = chunks.find((chunk) => chunk.moduleIds.some((id) => SPARK_MODULE.test(id.split("?")[0]!)));
   const wasm = Object.values(bundle).find((output) => output.type === "asset" && /(^|\/)spark-[^/]*\.wasm$/.test(output.fileName));
+  // A chunk of its own (earlySplatsChunks), which rollup gives no facade module.
+  const earlyChunk = chunks.find((chunk) => chunk.moduleIds.some((id) => EARLY_SPLATS_ENTRY.test(id)));
   const viewer = viewerChunk ? withStaticImports(bundle, viewerChunk) : [];
   const splat = sparkChunk ? withStaticImports(bundle, sparkChunk).filter((file) => !viewer.includes(file)) : [];
   const url = (file: string) => `${base}${file}`;
-  return { viewer: viewer.map(url), splatModules: splat.map(url), splatWasm: wasm ? url(wasm.fileName) : null };
+  return {
+    viewer: viewer.map(url),
+    splatModules: splat.map(url),
+    splatWasm: wasm ? url(wasm.fileName) : null,
+    earlySplats: earlyChunk ? withStaticImports(bundle, earlyChunk).map(url) : [],
+  };
+}
+
+interface ChunkMeta {
+  getModuleIds: () => IterableIterator<string>;
+  getModuleInfo: (id: string) => { importedIds: readonly string[] } | null;
+}
+
+/**
+ * Rollup's manualChunks for the client build: the early splats' module and every module it imports statically
+ * go into one chunk of their own. Without it, the modules it shares with the site (the download, the XOR
+ * decoding, the camera fit) land in shared chunks that import React and the site's providers, and the early
+ * splats could not run before those had arrived (decision 038).
+ */
+export function earlySplatsChunks(): (id: string, meta: ChunkMeta) => string | undefined {
+  let closure: Set<string> | null = null;
+  return (id, { getModuleIds, getModuleInfo }) => {
+    if (!closure) {
+      closure = new Set();
+      const entry = [...getModuleIds()].find((moduleId) => EARLY_SPLATS_ENTRY.test(moduleId));
+      const visit = (moduleId: string) => {
+        if (closure!.has(moduleId)) return;
+        closure!.add(moduleId);
+        getModuleInfo(moduleId)?.importedIds.forEach(visit);
+      };
+      if (entry) visit(entry);
+    }
+    return closure.has(id) ? "early-splats" : undefined;
+  };
 }
 
 export function viewerPreloads(): Plugin {
@@ -54,6 +92,10 @@ export function viewerPreloads(): Plugin {
   let serving = false;
   return {
     name: "scanroom-viewer-preloads",
+    config(_config, env) {
+      if (env.isSsrBuild || env.command !== "build") return;
+      return { build: { rollupOptions: { output: { manualChunks: earlySplatsChunks() } } } };
+    },
     configResolved(config) {
       ssr = !!config.build.ssr;
       serving = config.command === "serve";

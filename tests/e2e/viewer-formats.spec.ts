@@ -3,18 +3,22 @@
 // delivery copies, a corrupt copy of each file gives the error message, the controls answer, and
 // opening and closing 20 viewers gives every viewer's resources back.
 // A GLB made as our scans' meshes are (meshopt) renders too: its buffers are decoded in workers (issue 20).
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, CDPSession, Page, Response as PageResponse } from "@playwright/test";
 import type { DeclaredModelType } from "~/lib/model-format";
 import { compressGlbForWeb } from "~/worker/web-glb.server";
 import { PNG } from "pngjs";
+import { psnr } from "~/worker/image-metrics";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { SHARED_DATA } from "../setup/shared-data";
 import { splatSamples } from "../setup/splat-samples";
 
 const DATA = SHARED_DATA;
+/** Screenshots worth a look (the early splats beside the viewer's frame), under the suite's scratch folder. */
+const TMP = path.resolve("tests/.tmp");
+mkdirSync(TMP, { recursive: true });
 const BASE_URL = `http://localhost:${Number(process.env.E2E_PORT ?? 3100)}`;
 const BACKGROUND: [number, number, number] = [0x1e, 0x1f, 0x22];
 const EMPTY_OR_CORRUPTED = "Failed to download model: Downloaded file is empty or corrupted";
@@ -245,6 +249,60 @@ test("a splat's coarse level is on screen while its .sog still downloads, then t
   // What stays on show is the whole model (90,854 splats), not its coarse level (9,086): held and drawn.
   expect(live[0]!.splats).toBe(90_854);
   await expect.poll(async () => (await liveViewers())?.live[0]?.drawnSplats, { timeout: 10_000 }).toBe(90_854);
+  expect(consoleMessages.filter((message) => message.type === "error" || message.type === "pageerror")).toEqual([]);
+});
+
+test("the embed draws the coarse level's early splats before three.js and Spark have arrived, where the viewer then draws the model", async () => {
+  const itemId = items.get("guitar-ply")!;
+  await waitForDeliveryCopy(itemId);
+  // three.js (which the viewer needs) and the whole .sog are held: only the early splats can draw.
+  const held = (pattern: string | RegExp) => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const handler = async (route: import("@playwright/test").Route) => {
+      await gate;
+      await route.continue().catch(() => undefined);
+    };
+    return { ready: page.route(pattern, handler), release: async () => (release(), page.unroute(pattern, handler)) };
+  };
+  const three = held(/\/assets\/three\.module-[^/]*\.js$/);
+  const model = held(new RegExp(`/v1/item/${itemId}/file$`));
+  await Promise.all([three.ready, model.ready]);
+  // The shopper's page: the embed of a model anyone with the link may see (the owner's private model needs their
+  // token, which the HTML cannot carry: no early download, no early splats).
+  await api("PATCH", `/item/${itemId}`, { visibility: "unlisted" });
+  await page.goto(`/embed/${itemId}`);
+  const early = page.locator("canvas[data-early-splats][data-drawn]");
+  await expect(early, "the early splats drawn").toHaveCount(1, { timeout: 60_000 });
+  const mark = await page.evaluate(() => performance.getEntriesByName("viewer:early-splats")[0]?.startTime ?? null);
+  const viewerShot = () => page.getByTestId("model-viewer").screenshot({ mask: [page.locator(".mv-overlay > *")] });
+  const earlyShot = await viewerShot();
+  const share = await shareOfNonBackgroundPixels(page, "canvas[data-early-splats]", BACKGROUND);
+  expect(await liveViewers().then((hook) => hook?.live.length ?? 0), "no viewer yet: three.js is held").toBe(0);
+  process.stdout.write(`early splats on screen at ${mark?.toFixed(0)} ms, ${(share * 100).toFixed(1)} % of the canvas\n`);
+  expect(share, "share of the canvas showing the guitar").toBeGreaterThan(0.02);
+  // three.js arrives and the viewer starts, straight on the whole model (the coarse level is on screen already);
+  // the early splats stay until the viewer has drawn something of its own.
+  await three.release();
+  await expect.poll(async () => (await liveViewers())?.live.length ?? 0, { timeout: 60_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  await expect(early, "still on screen while the whole model is held").toHaveCount(1);
+  expect(await page.evaluate(() => performance.getEntriesByName("viewer:coarse-decoded").length), "Spark does not decode the coarse level again").toBe(0);
+  await model.release();
+  await expectRendered("guitar after its early splats");
+  await expect(page.locator("canvas[data-early-splats]")).toHaveCount(0);
+  await expect.poll(async () => (await liveViewers())?.live[0]?.drawnSplats, { timeout: 30_000 }).toBe(90_854);
+  // The viewer's opening frame of the whole model, from the camera the early splats used (their framing is the
+  // viewer's): the same guitar in the same place, with ten times the splats.
+  const sparkShot = await viewerShot();
+  const [a, b] = [PNG.sync.read(earlyShot), PNG.sync.read(sparkShot)];
+  // Above the bottom strip, where the progress bar (masked) and then the toolbar sit.
+  const rgb = (image: PNG) => Uint8Array.from(image.data.subarray(0, image.width * (image.height - 60) * 4).filter((_, i) => i % 4 !== 3));
+  const similarity = psnr(rgb(a), rgb(b));
+  writeFileSync(path.join(TMP, "early-splats.png"), earlyShot);
+  writeFileSync(path.join(TMP, "early-splats-then-model.png"), sparkShot);
+  process.stdout.write(`early splats (coarse level) against the viewer's first frame of the whole model: PSNR ${similarity.toFixed(2)} dB (bound 25 dB)\n`);
+  expect(similarity, "the early frame shows what the viewer then shows, where it shows it").toBeGreaterThan(25);
   expect(consoleMessages.filter((message) => message.type === "error" || message.type === "pageerror")).toEqual([]);
 });
 
