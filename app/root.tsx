@@ -49,11 +49,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ env: publicEnv(), user: siteUser });
 }
 
-function SiteStyles() {
+function SiteStyles({ withTheme }: { withTheme: boolean }) {
   return (
     <>
-      <link rel="stylesheet" href={primeTheme} />
-      <link rel="stylesheet" href={primeCore} />
+      {withTheme ? <link rel="stylesheet" href={primeTheme} /> : null}
+      {withTheme ? <link rel="stylesheet" href={primeCore} /> : null}
       <link rel="stylesheet" href={primeIcons} />
       <link rel="stylesheet" href={siteCss} />
     </>
@@ -62,7 +62,7 @@ function SiteStyles() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
-  const { surface } = readHandles(matches);
+  const { surface, primeTheme: withTheme } = readHandles(matches);
   const nonce = useNonce();
   return (
     <html lang="en">
@@ -70,7 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        {surface === "site" ? <SiteStyles /> : null}
+        {surface === "site" ? <SiteStyles withTheme={withTheme} /> : null}
         <Links />
       </head>
       <body>

@@ -20,7 +20,8 @@ import { publicEnvFromMatches, usePublicEnv } from "~/lib/use-public-env";
 // watermark unless its owner's plan removed it, the poster when a registered embed is no longer covered, and a
 // plain message — never a broken frame — for a private or unknown model. Drivable by postMessage (docs/embed-api.md).
 // No Firebase session either: an embed shows public and unlisted models, which need no token (issue 20).
-export const handle: RouteHandle = { layout: false, session: false };
+// Nor PrimeReact's theme: the embed shows no PrimeReact component (its style recalculation held the first frame).
+export const handle: RouteHandle = { layout: false, session: false, primeTheme: false };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const options = parseEmbedOptions(new URL(request.url).searchParams);
