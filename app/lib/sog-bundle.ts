@@ -1,4 +1,5 @@
 import { inflateRawSync } from "node:zlib";
+import { readCentralDirectory, type ZipEntry } from "./zip-entries";
 
 // What is inside a zip that claims to be a PlayCanvas SOG bundle (issue 17 item 10): its meta.json
 // must be JSON that describes the splat (means, scales, quats, sh0, each naming files the zip holds).
@@ -7,16 +8,8 @@ import { inflateRawSync } from "node:zlib";
 export type ReadRange = (start: number, end: number) => Promise<Uint8Array>; // end exclusive
 
 const EOCD_SIGNATURE = 0x06054b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
 const MAX_META_BYTES = 1024 * 1024;
-
-interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  localOffset: number;
-}
 
 function view(bytes: Uint8Array) {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -39,31 +32,15 @@ async function centralDirectory(size: number, read: ReadRange): Promise<ZipEntry
   const dirOffset = tv.getUint32(at + 16, true);
   if (count === 0 || dirOffset + dirSize > size) return null;
   const dir = await read(dirOffset, dirOffset + dirSize);
-  const dv = view(dir);
-  const entries: ZipEntry[] = [];
-  let p = 0;
-  for (let n = 0; n < count; n += 1) {
-    if (p + 46 > dir.length || dv.getUint32(p, true) !== CENTRAL_SIGNATURE) return null;
-    const nameLength = dv.getUint16(p + 28, true);
-    const extra = dv.getUint16(p + 30, true);
-    const comment = dv.getUint16(p + 32, true);
-    entries.push({
-      method: dv.getUint16(p + 10, true),
-      compressedSize: dv.getUint32(p + 20, true),
-      localOffset: dv.getUint32(p + 42, true),
-      name: Buffer.from(dir.subarray(p + 46, p + 46 + nameLength)).toString("utf8"),
-    });
-    p += 46 + nameLength + extra + comment;
-  }
-  return entries;
+  return readCentralDirectory(dir, count);
 }
 
 async function entryBytes(entry: ZipEntry, size: number, read: ReadRange): Promise<Buffer | null> {
-  if (entry.localOffset + 30 > size) return null;
-  const local = await read(entry.localOffset, entry.localOffset + 30);
+  if (entry.localHeaderOffset + 30 > size) return null;
+  const local = await read(entry.localHeaderOffset, entry.localHeaderOffset + 30);
   const lv = view(local);
   if (lv.getUint32(0, true) !== LOCAL_SIGNATURE) return null;
-  const start = entry.localOffset + 30 + lv.getUint16(26, true) + lv.getUint16(28, true);
+  const start = entry.localHeaderOffset + 30 + lv.getUint16(26, true) + lv.getUint16(28, true);
   if (start + entry.compressedSize > size) return null;
   const data = Buffer.from(await read(start, start + entry.compressedSize));
   if (entry.method === 0) return data;

@@ -30,10 +30,17 @@ export function listZipEntries(zip: Uint8Array): ZipEntry[] {
   }
   if (end < 0) throw new Error("not a zip file (no central directory)");
   const count = view.getUint16(end + 10, true);
-  let offset = view.getUint32(end + 16, true);
+  const offset = view.getUint32(end + 16, true);
+  return readCentralDirectory(zip.subarray(offset), count);
+}
+
+/** The `count` records of a zip's central directory, `dir` starting at its first one; throws when one is damaged. */
+export function readCentralDirectory(dir: Uint8Array, count: number): ZipEntry[] {
+  const view = new DataView(dir.buffer, dir.byteOffset, dir.byteLength);
   const entries: ZipEntry[] = [];
+  let offset = 0;
   for (let i = 0; i < count; i++) {
-    if (offset + 46 > zip.length || view.getUint32(offset, true) !== CENTRAL_FILE_HEADER) throw new Error("the zip's central directory is damaged");
+    if (offset + 46 > dir.length || view.getUint32(offset, true) !== CENTRAL_FILE_HEADER) throw new Error("the zip's central directory is damaged");
     const nameLength = view.getUint16(offset + 28, true);
     const extraLength = view.getUint16(offset + 30, true);
     const commentLength = view.getUint16(offset + 32, true);
@@ -41,7 +48,7 @@ export function listZipEntries(zip: Uint8Array): ZipEntry[] {
       method: view.getUint16(offset + 10, true),
       compressedSize: view.getUint32(offset + 20, true),
       size: view.getUint32(offset + 24, true),
-      name: utf8.decode(zip.subarray(offset + 46, offset + 46 + nameLength)),
+      name: utf8.decode(dir.subarray(offset + 46, offset + 46 + nameLength)),
       localHeaderOffset: view.getUint32(offset + 42, true),
     });
     offset += 46 + nameLength + extraLength + commentLength;
