@@ -10,7 +10,8 @@ import express from "express";
 import { env } from "./app/env.server";
 import { drainServer } from "./app/lib/graceful-shutdown.server";
 import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defence.server";
-import { legacyHostRedirect, parseLegacyHosts } from "./app/lib/legacy";
+import { legacyHostRedirect } from "./app/lib/legacy";
+import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
@@ -69,15 +70,35 @@ function tagRequests(req: express.Request, res: express.Response, next: express.
   next();
 }
 
-/** Requests on an old host (LEGACY_HOSTS) go to APP_URL's host with the same path and query (SPEC §2). */
-function redirectLegacyHosts() {
-  const legacyHosts = parseLegacyHosts(process.env.LEGACY_HOSTS);
-  const appUrl = process.env.APP_URL ?? "http://localhost:3000";
+/**
+ * Each request's link origin, worked out once by the one rule (app/lib/link-origin.server.ts, docs/decisions/039)
+ * from what only the connection knows (the peer's address: is it a configured proxy?). Kept in res.locals for
+ * the legacy-host redirect and Remix's load context.
+ */
+function resolveLinkOrigin(rules: LinkOriginRules) {
   return (req: express.Request, res: express.Response, next: express.NextFunction) => {
-    // Behind a proxy (trust proxy) the original host is in X-Forwarded-Host; the worst a forged one
-    // can do is send the client to our own APP_URL.
-    const forwarded = req.headers["x-forwarded-host"];
-    const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || req.headers.host;
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    res.locals.linkOrigin = linkOriginOf(
+      {
+        host: req.headers.host,
+        forwardedHost: header("x-forwarded-host"),
+        forwardedProto: header("x-forwarded-proto"),
+        peerAddress: req.socket.remoteAddress,
+        encrypted: "encrypted" in req.socket && Boolean(req.socket.encrypted),
+      },
+      rules,
+    );
+    next();
+  };
+}
+
+/** Requests on an old host (LEGACY_HOSTS, an allowed link host) go to APP_URL's host with the same path and query (SPEC §2). */
+function redirectLegacyHosts({ legacyHosts, appUrl }: { legacyHosts: string[]; appUrl: string }) {
+  return (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    const host = new URL(res.locals.linkOrigin as string).host;
     const target = legacyHostRedirect({ host, originalUrl: req.originalUrl, legacyHosts, appUrl });
     if (target) res.redirect(301, target);
     else next();
@@ -88,12 +109,16 @@ const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
 
 export async function createServerApp({ buildPath = path.join(buildDir, "server/index.js") } = {}) {
   const build = (await import(buildPath)) as ServerBuild & { legacyHostRedirect?: (req: express.Request) => string | null };
+  const config = env();
+  const isTrustedProxy = trustedProxyMatcher(config.TRUSTED_PROXIES);
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", true);
+  // X-Forwarded-* only from the configured proxies (req.ip, req.protocol), as for links.
+  app.set("trust proxy", (address: string) => isTrustedProxy(address));
   app.use(tagRequests);
   app.use(closeUnreadRequests);
-  app.use(redirectLegacyHosts());
+  app.use(resolveLinkOrigin({ appUrl: config.APP_URL, linkHosts: config.linkHosts, isTrustedProxy }));
+  app.use(redirectLegacyHosts({ legacyHosts: config.legacyHosts, appUrl: config.APP_URL }));
   app.use(refuseUnsafeQueries);
   // Model bytes keep their Content-Length (the viewer's progress bar reads it): no compression.
   app.use(
@@ -121,7 +146,13 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
       },
     }),
   );
-  app.all("*", createRequestHandler({ build }));
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      getLoadContext: (req, res) => ({ linkOrigin: res.locals.linkOrigin as string, clientAddress: req.ip }),
+    }),
+  );
   app.use(requestErrorHandler);
   return app;
 }

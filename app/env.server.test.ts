@@ -82,6 +82,34 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("allows links on the legacy hosts, and locally on the loopback names of PORT; in production on the legacy hosts only", () => {
+    expect(parseEnv({ PORT: "4100", LEGACY_HOSTS: " Old.Example.com , legacy.test:8080" }).linkHosts).toEqual([
+      "old.example.com",
+      "legacy.test:8080",
+      "127.0.0.1:4100",
+      "localhost:4100",
+      "[::1]:4100",
+    ]);
+    expect(parseEnv({ PORT: "80" }).linkHosts).toEqual(["127.0.0.1", "localhost", "[::1]"]);
+    expect(parseEnv({ ...production, LEGACY_HOSTS: "old.example.com" }).linkHosts).toEqual(["old.example.com"]);
+  });
+
+  it("takes TRUSTED_PROXIES as addresses and CIDR ranges, naming each entry that is neither", () => {
+    expect(parseEnv({}).TRUSTED_PROXIES).toEqual([]);
+    expect(parseEnv({ TRUSTED_PROXIES: " 10.0.0.5, 192.168.0.0/16,2001:db8::/32 ,::1" }).TRUSTED_PROXIES).toEqual([
+      "10.0.0.5",
+      "192.168.0.0/16",
+      "2001:db8::/32",
+      "::1",
+    ]);
+    expect(problemsOf({ TRUSTED_PROXIES: "10.0.0.5, proxy.internal, 10.0.0.0/33, 10.0.0.0/8/1, ::/129" })).toEqual([
+      'TRUSTED_PROXIES: "proxy.internal" is not an IP address or a CIDR range (10.0.0.0/8)',
+      'TRUSTED_PROXIES: "10.0.0.0/33" is not an IP address or a CIDR range (10.0.0.0/8)',
+      'TRUSTED_PROXIES: "10.0.0.0/8/1" is not an IP address or a CIDR range (10.0.0.0/8)',
+      'TRUSTED_PROXIES: "::/129" is not an IP address or a CIDR range (10.0.0.0/8)',
+    ]);
+  });
+
   it("refuses short secrets and malformed values with the variable's name", () => {
     expect(problemsOf({ ...production, SESSION_SECRET: "short" })).toEqual(["SESSION_SECRET must be at least 32 characters"]);
     expect(problemsOf({ PORT: "eighty" })[0]).toMatch(/^PORT: /);

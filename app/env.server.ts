@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -29,6 +30,20 @@ function isLoopbackHttpOrigin(value: string): boolean {
     !url.username
   );
 }
+
+/** `10.0.0.7`, `2001:db8::1`, `10.0.0.0/8`, `2001:db8::/32`: one address or one CIDR range. */
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+const commaList = (value: string) =>
+  value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 
 const baseSchema = z.object({
   SCANROOM_PROFILE: z.enum(["local", "production"]).default("local"),
@@ -80,6 +95,17 @@ const baseSchema = z.object({
   TERMS_URL: z.string().url().default("https://scanroom.app/terms"),
   WEBSITE_URL: z.string().url().default("https://scanroom.app/"),
   LEGACY_HOSTS: z.string().default(""),
+  // The proxies (load balancer, CDN) whose X-Forwarded-For/-Host/-Proto are believed: addresses or CIDR ranges,
+  // comma-separated. Anyone else's are ignored (docs/decisions/039).
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform(commaList)
+    .superRefine((entries, context) => {
+      for (const entry of entries.filter((e) => !isAddressOrRange(e))) {
+        context.addIssue({ code: "custom", message: `${JSON.stringify(entry)} is not an IP address or a CIDR range (10.0.0.0/8)` });
+      }
+    }),
   // reCAPTCHA for the contact form (optional): v3, falling back to the v2 checkbox when a v2 pair is set.
   RECAPTCHA_SITE_KEY: optionalString,
   RECAPTCHA_SECRET_KEY: optionalString,
@@ -144,7 +170,13 @@ function productionProblems(raw: Raw): string[] {
 
 export type Env = Omit<Raw, keyof typeof LOCAL_DEFAULTS> & {
   [K in keyof typeof LOCAL_DEFAULTS]: string;
-} & { FIREBASE_AUTH_EMULATOR_HOST?: string; isProduction: boolean; legacyHosts: string[] };
+} & {
+  FIREBASE_AUTH_EMULATOR_HOST?: string;
+  isProduction: boolean;
+  legacyHosts: string[];
+  /** Hosts besides APP_URL's that links may be built on (app/lib/link-origin.server.ts); one without a port stands for any port. */
+  linkHosts: string[];
+};
 
 export class EnvError extends Error {
   constructor(public readonly problems: string[]) {
@@ -174,11 +206,17 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       if (!filled[key]) filled[key] = value;
     }
   }
-  return {
-    ...(filled as Env),
-    isProduction,
-    legacyHosts: raw.LEGACY_HOSTS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
-  };
+  const legacyHosts = commaList(raw.LEGACY_HOSTS.toLowerCase());
+  return { ...(filled as Env), isProduction, legacyHosts, linkHosts: linkHostsOf({ legacyHosts, port: raw.PORT, isProduction }) };
+}
+
+/**
+ * The allow list of link hosts besides APP_URL's (docs/decisions/039): the legacy hosts, and in the local profile
+ * this server's own port on the loopback names (a site opened at 127.0.0.1 gets links that work there).
+ */
+function linkHostsOf({ legacyHosts, port, isProduction }: { legacyHosts: string[]; port: number; isProduction: boolean }): string[] {
+  const loopback = isProduction ? [] : ["127.0.0.1", "localhost", "[::1]"].map((name) => new URL(`http://${name}:${port}`).host);
+  return [...legacyHosts, ...loopback];
 }
 
 let cached: Env | undefined;

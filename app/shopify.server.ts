@@ -12,8 +12,11 @@ import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 type SessionStorageClient = ConstructorParameters<typeof PrismaSessionStorage>[0];
 import { PLANS } from "../prisma/seed-data";
 import { db } from "./db.server";
+import { apiError } from "./api/respond.server";
+import { isAppError } from "./domain/errors";
 import { SHOPIFY_PLAN_NAMES, type ShopifyPaidPlan } from "./domain/shopify-billing.server";
 import { env } from "./env.server";
+import { readJsonText } from "./lib/json-body.server";
 import { logger } from "./lib/logger.server";
 
 /**
@@ -113,9 +116,23 @@ export function authenticateAdmin(request: Request) {
   return shopify().authenticate.admin(request);
 }
 
-/** Verifies a webhook's HMAC and headers. Throws 401 (bad HMAC), 400 (missing headers) or 405 (not POST). */
-export function authenticateWebhook(request: Request) {
-  return shopify().authenticate.webhook(request);
+/** Shopify's webhook bodies are small JSON; the library reads a whole body to check its HMAC, so ours caps it first. */
+const WEBHOOK_MAX_BYTES = 512 * 1024;
+
+/**
+ * Verifies a webhook's HMAC and headers. Throws 401 (bad HMAC), 400 (missing headers) or 405 (not POST), and
+ * first 413 or 400 for a body over the size or depth limit of every JSON body (app/lib/json-body.server.ts).
+ * Answers the library's result with the raw body text beside it.
+ */
+export async function authenticateWebhook(request: Request) {
+  let rawBody: string;
+  try {
+    rawBody = (await readJsonText(request.clone(), { maxBytes: WEBHOOK_MAX_BYTES })) ?? "";
+  } catch (error) {
+    if (isAppError(error)) throw apiError(error.status, error.code, error.message);
+    throw error;
+  }
+  return { ...(await shopify().authenticate.webhook(request)), rawBody };
 }
 
 /** The login form's handler for non-embedded installs: returns field errors or throws a redirect. */

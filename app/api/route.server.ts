@@ -1,10 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { z, type ZodTypeAny } from "zod";
 import type { User } from "~/db.server";
 import { env } from "~/env.server";
 import { AppError } from "~/domain/errors";
 import { getApiUser } from "~/auth/require-user.server";
-import { drainBody, drainReader } from "~/lib/drain-body.server";
+import { readJsonBody } from "~/lib/json-body.server";
 import { withRequestOrigin } from "~/lib/request-origin.server";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "~/lib/safe-text";
 import { apiData, apiError, errorToResponse } from "./respond.server";
@@ -27,11 +27,13 @@ interface Definition<P extends ZodTypeAny, Q extends ZodTypeAny, B extends ZodTy
     query: z.infer<Q>;
     body: z.infer<B>;
     request: Request;
+    /** The client's address as server.ts read it (a configured proxy's X-Forwarded-For only); null outside it. */
+    clientAddress: string | null;
   }) => Promise<unknown>;
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-type Handler = (request: Request, params: Record<string, string | undefined>) => Promise<Response>;
+type Handler = (request: Request, params: Record<string, string | undefined>, context: AppLoadContext) => Promise<Response>;
 
 function describeIssues(where: string, error: z.ZodError): string {
   return error.issues
@@ -42,45 +44,10 @@ function describeIssues(where: string, error: z.ZodError): string {
     .join("; ");
 }
 
-/** A body over the JSON limit is read and discarded up to this size before the 413 (larger: the connection closes). */
-const DRAIN_CAP_BYTES = 8 * 1024 * 1024;
-
-async function readJsonBody(request: Request): Promise<unknown> {
-  const limit = env().MAX_JSON_BYTES;
-  const tooLarge = () => new AppError("payload_too_large", `The request body is larger than ${limit} bytes.`);
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > limit) {
-    // Read the rest (within reason) so the client receives the 413 instead of a reset connection (item 8).
-    if (declared <= DRAIN_CAP_BYTES) await drainBody(request.body, DRAIN_CAP_BYTES);
-    throw tooLarge();
-  }
-  const reader = request.body?.getReader();
-  if (!reader) return undefined;
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > limit) {
-      // A chunked body gives no length up front: the same, once past the limit.
-      await drainReader(reader, DRAIN_CAP_BYTES);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  if (total === 0) return undefined;
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new AppError("unsupported_media_type", "Send the request body as JSON (Content-Type: application/json).");
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new AppError("invalid_json", "The request body is not valid JSON.");
-  }
-  refuseUnsafeText(parsed, "body");
+/** The body parsed by the one JSON reader (size and depth limits), held to the one text rule. */
+async function readApiBody(request: Request): Promise<unknown> {
+  const parsed = await readJsonBody(request, { maxBytes: env().MAX_JSON_BYTES });
+  if (parsed !== undefined) refuseUnsafeText(parsed, "body");
   return parsed;
 }
 
@@ -103,7 +70,7 @@ export function endpoint<
   Q extends ZodTypeAny = z.ZodUndefined,
   B extends ZodTypeAny = z.ZodUndefined,
 >(definition: Definition<P, Q, B, A>): Handler {
-  return async (request, rawParams) => {
+  return async (request, rawParams, context) => {
     try {
       const user = definition.auth === "none" ? null : await getApiUser(request);
       if (!user && (definition.auth === "required" || definition.auth === "admin")) {
@@ -120,7 +87,7 @@ export function endpoint<
       const query = parseWith(definition.query, rawQuery, "query");
       let body: unknown;
       if (definition.body) {
-        const raw = await readJsonBody(request);
+        const raw = await readApiBody(request);
         if (raw === undefined) throw new AppError("invalid_input", "A JSON request body is required.");
         body = parseWith(definition.body, raw, "body");
       }
@@ -130,6 +97,7 @@ export function endpoint<
         query,
         body: body as z.infer<B>,
         request,
+        clientAddress: context.clientAddress ?? null,
       });
       return result instanceof Response ? result : apiData(result ?? null);
     } catch (error) {
@@ -141,16 +109,13 @@ export function endpoint<
 /** Binds handlers per HTTP method to a Remix resource route's loader and action. */
 export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
   const allowed = Object.keys(handlers).join(", ");
-  const dispatch = (request: Request, params: Record<string, string | undefined>) => {
+  const dispatch = ({ request, params, context }: LoaderFunctionArgs | ActionFunctionArgs) => {
     const handler = handlers[request.method.toUpperCase() as Method];
     if (!handler) {
       return apiError(405, "method_not_allowed", `Use one of: ${allowed}.`, { headers: { Allow: allowed } });
     }
-    // Signed storage URLs made while handling it point at the origin it came to (issue 17 item 2).
-    return withRequestOrigin(request, () => handler(request, params));
+    // Signed storage URLs made while handling it point at the allowed origin it came to (docs/decisions/039).
+    return withRequestOrigin(context?.linkOrigin, () => handler(request, params, context ?? {}));
   };
-  return {
-    loader: ({ request, params }: LoaderFunctionArgs) => dispatch(request, params),
-    action: ({ request, params }: ActionFunctionArgs) => dispatch(request, params),
-  };
+  return { loader: dispatch, action: dispatch };
 }

@@ -5,6 +5,8 @@
 export const ERROR_STATUS = {
   invalid_input: 400,
   invalid_json: 400,
+  // A JSON body nested deeper than MAX_JSON_DEPTH (app/lib/json-depth.ts, docs/decisions/039).
+  json_too_deep: 400,
   invalid_file: 400,
   unauthorized: 401,
   email_not_verified: 401,

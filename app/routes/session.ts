@@ -4,6 +4,8 @@ import { apiData, apiError, errorToResponse } from "~/api/respond.server";
 import { verifyIdToken } from "~/auth/firebase-admin.server";
 import { sessionStorage } from "~/auth/session.server";
 import { AppError } from "~/domain/errors";
+import { env } from "~/env.server";
+import { readJsonBody } from "~/lib/json-body.server";
 import { assertUserActive, getOrCreateUserForIdentity } from "~/domain/users.server";
 
 const bodySchema = z.object({ idToken: z.string().min(10).max(8192) });
@@ -17,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST or DELETE.");
   try {
-    const parsed = bodySchema.safeParse(await request.json().catch(() => null));
+    const parsed = bodySchema.safeParse(await readJsonBody(request, { maxBytes: env().MAX_JSON_BYTES }));
     if (!parsed.success) throw new AppError("invalid_input", "idToken is required.");
     const identity = await verifyIdToken(parsed.data.idToken);
     if (!identity) throw new AppError("unauthorized", "The sign-in token is invalid or expired.");

@@ -2,16 +2,13 @@ import { apiRoute, endpoint } from "~/api/route.server";
 import { submitContactMessage } from "~/domain/contact.server";
 import { contactBodySchema } from "~/domain/schemas";
 
-function clientIp(request: Request): string | null {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null;
-}
-
 // POST /v1/contact {name, email, subject?, message, captcha_token?, captcha_version?} → {id}
 const route = apiRoute({
   POST: endpoint({
     auth: "optional",
     body: contactBodySchema,
-    handler: ({ user, body, request }) => submitContactMessage({ message: body, userId: user?.id ?? null, remoteIp: clientIp(request) }),
+    // The client's address for reCAPTCHA: X-Forwarded-For counts only from a configured proxy (docs/decisions/039).
+    handler: ({ user, body, clientAddress }) => submitContactMessage({ message: body, userId: user?.id ?? null, remoteIp: clientAddress }),
   }),
 });
 

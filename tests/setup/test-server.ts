@@ -8,9 +8,12 @@ import type { AddressInfo } from "node:net";
 export async function startTestServer(): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Set before the app reads its configuration: signed storage URLs point at this server.
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  // Set before the app reads its configuration: signed storage URLs point at this server, and the
+  // configured port is the one it listens on (its loopback names are allowed link hosts, docs/decisions/039).
   process.env.APP_URL = url;
+  process.env.PORT = String(port);
   const { createServerApp } = await import("../../server");
   const app = await createServerApp();
   server.on("request", app);
