@@ -37,6 +37,8 @@ Object.assign(process.env, {
   FIREBASE_PROJECT_ID,
   MODEL_XOR_KEY: XOR_KEY,
   APP_URL: `http://localhost:${PORT}`,
+  // The port the server listens on: the loopback names of it are allowed link origins (docs/decisions/039).
+  PORT: String(PORT),
   // The Shopify app's test credentials, and its Admin API calls sent to the spec's fake (tests/e2e/shopify-fake-admin.ts).
   SHOPIFY_APP_URL: `http://localhost:${PORT}`,
   ...SHOPIFY_E2E_ENV,
