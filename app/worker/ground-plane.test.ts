@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dominantPlane, refinePlane, snapToPlane } from "./ground-plane";
+import { courtyardRig, facadeRig, orbitRig, roomRig, type CaptureRig } from "../../tests/setup/capture-rigs";
+import { regionOfInterest } from "./dense-points";
+import { dominantPlane, groundPlane, refinePlane, snapToPlane, tiltFromLevel, type Plane } from "./ground-plane";
 import type { Mesh } from "./mesh-glb";
 
 /** A bumpy 41×41 floor (y = ±0.004 in a fixed pattern, 2 units wide) and a unit-radius ball resting on it. */
@@ -99,3 +101,88 @@ describe("the ground plane", () => {
     expect(dominantPlane(new Float32Array([0, 0, 0, 1, 0, 0]), 0.1)).toBeNull();
   });
 });
+
+// Issue 38 item 5: the ground of captures that are not orbits. The rigs' surface points stand in for the mesh's
+// vertices (0.005 of noise; the reach is 0.03), and the scene's centre is their region of interest's, as in the
+// mesh stage.
+describe("the ground plane of a capture", () => {
+  const reach = 0.03;
+  const surfaceOf = (rig: CaptureRig) => rig.positions.subarray(0, rig.surface * 3);
+  const centreOf = (rig: CaptureRig) => regionOfInterest({ positions: rig.positions, visibility: rig.visibility, cameras: rig.cameras, minViews: 3 })!.center;
+  /** Share of the points of the rig's parts called `name` within the reach of `plane`. */
+  const shareOn = (rig: CaptureRig, name: string, plane: Plane) => {
+    let near = 0, all = 0;
+    for (const part of rig.parts.filter((p) => p.name === name))
+      for (let i = part.start; i < part.end; i++) {
+        all++;
+        const p = rig.positions.subarray(i * 3, i * 3 + 3);
+        if (Math.abs(plane.normal[0] * p[0] + plane.normal[1] * p[1] + plane.normal[2] * p[2] - plane.d) <= reach) near++;
+      }
+    return near / all;
+  };
+
+  it("is an orbit's floor, under the object", () => {
+    const rig = orbitRig();
+    const found = groundPlane({ positions: surfaceOf(rig), threshold: reach, centre: centreOf(rig) })!;
+    const onFloor = shareOn(rig, "ground", found.plane), onObject = shareOn(rig, "object", found.plane);
+    console.warn(`[ground] orbit: tilt ${tiltFromLevel(found.plane).toFixed(2)}° (bound 1°), ${(onFloor * 100).toFixed(1)} % of the floor on it (bound ≥ 95 %), ${(onObject * 100).toFixed(1)} % of the object (bound ≤ 5 %), share ${found.share.toFixed(3)} (the mesh stage snaps from 0.2)`);
+    expect(tiltFromLevel(found.plane)).toBeLessThan(1);
+    expect(onFloor).toBeGreaterThanOrEqual(0.95);
+    expect(onObject).toBeLessThanOrEqual(0.05);
+    expect(found.share).toBeGreaterThanOrEqual(0.2);
+  });
+
+  for (const [makeRig, why] of [
+    [facadeRig, "a facade's wall (more points than its pavement)"],
+    [courtyardRig, "a courtyard's walls (the floor holds 4 % of the points)"],
+    [roomRig, "a room's ceiling (more points than its floor) or walls"],
+  ] as const) {
+    const rig = makeRig();
+    it(`is never ${why}: the ${rig.name}'s ground, level and below its centre`, () => {
+      const dominant = dominantPlane(surfaceOf(rig), reach)!;
+      const found = groundPlane({ positions: surfaceOf(rig), threshold: reach, centre: centreOf(rig) })!;
+      const tilt = tiltFromLevel(found.plane);
+      const onGround = shareOn(rig, "ground", found.plane), onWalls = shareOn(rig, "wall", found.plane);
+      const onCeiling = rig.parts.some((p) => p.name === "ceiling") ? shareOn(rig, "ceiling", found.plane) : 0;
+      console.warn(
+        `[ground] ${rig.name}: the plane holding the most points is ${tiltFromLevel(dominant.plane).toFixed(1)}° from level (share ${dominant.share.toFixed(3)}); ` +
+          `the ground is ${tilt.toFixed(2)}° from level (bound 1°) with ${(onGround * 100).toFixed(1)} % of the ground's points (bound ≥ 95 %), ` +
+          `${(onWalls * 100).toFixed(2)} % of the walls' and ${(onCeiling * 100).toFixed(2)} % of the ceiling's (bound ≤ 2 %), share ${found.share.toFixed(3)}`,
+      );
+      expect(tilt).toBeLessThan(1);
+      expect(onGround).toBeGreaterThanOrEqual(0.95);
+      expect(onWalls).toBeLessThanOrEqual(0.02);
+      expect(onCeiling).toBeLessThanOrEqual(0.02);
+    });
+  }
+
+  it("is not found on a facade's wall alone", () => {
+    const rig = facadeRig();
+    const wall = rig.parts.find((p) => p.name === "wall")!;
+    const found = groundPlane({ positions: rig.positions.subarray(wall.start * 3, wall.end * 3), threshold: reach, centre: centreOf(rig) });
+    console.warn(`[ground] facade wall alone: ${found ? `a plane ${tiltFromLevel(found.plane).toFixed(1)}° from level with share ${found.share.toFixed(4)}` : "none"} (bound: none)`);
+    expect(found).toBeNull();
+  });
+
+  it("refuses a level plane above the centre and a steep one below it", () => {
+    const centre: [number, number, number] = [0, -1, 0];
+    // 2,000 points spread over 2 × 2 of a plane through (0, 0.5, 0) tilted `deg` about z (y points down: the centre is above it).
+    const plane = (deg: number) => {
+      let state = 9;
+      const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+      const c = Math.cos((deg * Math.PI) / 180), s = Math.sin((deg * Math.PI) / 180);
+      return Float32Array.from(Array.from({ length: 2000 }, () => [random(), random()]).flatMap(([u, w]) => [c * u, s * u + 0.5, w]));
+    };
+    const level = groundPlane({ positions: plane(0), threshold: 0.01, centre })!;
+    expect(tiltFromLevel(level.plane)).toBeLessThan(1e-3);
+    expect(level.share).toBe(1);
+    // The same plane above the centre is a ceiling.
+    expect(groundPlane({ positions: plane(0), threshold: 0.01, centre: [0, 2, 0] })).toBeNull();
+    // Tilted 30° it is no ground (nor is a level cut through it); 20° is.
+    expect(groundPlane({ positions: plane(30), threshold: 0.01, centre })).toBeNull();
+    const slope = groundPlane({ positions: plane(20), threshold: 0.01, centre })!;
+    console.warn(`[ground] a 20° slope: found ${tiltFromLevel(slope.plane).toFixed(3)}° from level (bound 20 ± 0.01°), share ${slope.share}`);
+    expect(Math.abs(tiltFromLevel(slope.plane) - 20)).toBeLessThan(0.01);
+  });
+});
+

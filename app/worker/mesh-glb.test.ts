@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { RegionOfInterest } from "./dense-points";
 import { cropMesh, encodeGlb, readMeshPly, validateGlb, vertexNormals } from "./mesh-glb";
 
 /** The binary .ply COLMAP's Poisson mesher writes: vertices with a density value and colour, faces as lists. */
@@ -72,13 +73,18 @@ describe("the mesh export", () => {
 });
 
 describe("cropMesh", () => {
-  it("keeps the triangles inside the sphere and only the vertices they use", () => {
+  it("keeps the triangles inside the region's box and only the vertices they use", () => {
+    // A box turned 30° about y, from (-1, -1, -1) to (2, 1, 1) along its axes; vertices given in box coordinates.
+    const c = Math.cos(Math.PI / 6), s = Math.sin(Math.PI / 6);
+    const region: RegionOfInterest = { center: [0.5 * c, 0, 0.5 * s], radius: Math.hypot(3, 2, 2) / 2, axes: [[c, 0, s], [0, 1, 0], [-s, 0, c]], min: [-1, -1, -1], max: [2, 1, 1] };
+    const inBox = (a: number, b: number, d: number) => [a * c - d * s, b, a * s + d * c];
     const mesh = {
-      positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 10, 0, 0, 11, 0, 0),
+      // 0–2 inside; 3 just outside the +axes[0] face; 4 outside the box but inside its sphere (1.6 from the centre, radius 2.06).
+      positions: Float32Array.from([...inBox(0, 0, 0), ...inBox(1.9, 0, 0), ...inBox(0, 0.9, 0.9), ...inBox(2.05, 0, 0), ...inBox(0.5, 0, 1.6)]),
       colors: Uint8Array.of(1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5),
-      indices: Uint32Array.of(0, 1, 2, 1, 3, 4),
+      indices: Uint32Array.of(0, 1, 2, 1, 3, 2, 0, 2, 4),
     };
-    const cropped = cropMesh(mesh, { center: [0, 0, 0], radius: 2 });
+    const cropped = cropMesh(mesh, region);
     expect(Array.from(cropped.indices)).toEqual([0, 1, 2]);
     expect(cropped.positions.length).toBe(9);
     expect(Array.from(cropped.colors!)).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3]);

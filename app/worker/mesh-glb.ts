@@ -3,6 +3,7 @@
  * we turn it into a GLB with vertex colours and normals, and check the GLB's structure before it is
  * published (chunks, buffer bounds, accessor sizes, index range, finite values). Pure.
  */
+import { isInsideRegion, type RegionOfInterest } from "./dense-points";
 import { parsePlyHeader } from "./splat-ply";
 
 const TYPE_SIZES: Record<string, number> = {
@@ -272,14 +273,11 @@ export function keepFaces(mesh: Mesh, keepFace: (face: number) => boolean): Mesh
 }
 
 /**
- * Keeps the triangles whose three corners lie inside a sphere (the region of interest), and only the
- * vertices they use.
+ * Keeps the triangles whose three corners lie inside the region of interest (its box, isInsideRegion), and
+ * only the vertices they use.
  */
-export function cropMesh(mesh: Mesh, sphere: { center: [number, number, number]; radius: number }): Mesh {
+export function cropMesh(mesh: Mesh, region: RegionOfInterest): Mesh {
   const inside = new Uint8Array(mesh.positions.length / 3);
-  for (let i = 0; i < inside.length; i++) {
-    const dx = mesh.positions[i * 3] - sphere.center[0], dy = mesh.positions[i * 3 + 1] - sphere.center[1], dz = mesh.positions[i * 3 + 2] - sphere.center[2];
-    inside[i] = Math.hypot(dx, dy, dz) <= sphere.radius ? 1 : 0;
-  }
+  for (let i = 0; i < inside.length; i++) inside[i] = isInsideRegion(region, mesh.positions[i * 3], mesh.positions[i * 3 + 1], mesh.positions[i * 3 + 2]) ? 1 : 0;
   return keepFaces(mesh, (f) => inside[mesh.indices[f * 3]] === 1 && inside[mesh.indices[f * 3 + 1]] === 1 && inside[mesh.indices[f * 3 + 2]] === 1);
 }

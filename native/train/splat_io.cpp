@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -276,21 +277,67 @@ Checkpoint readCheckpoint(const std::string& path) {
   return c;
 }
 
-bool readRoi(const std::string& path, float center[3], float& radius) {
+namespace {
+
+// The `count` numbers after "key": in a JSON text (brackets, commas and spaces between them skipped), or false.
+bool jsonNumbers(const std::string& text, const std::string& key, float* out, int count) {
+  const auto at = text.find("\"" + key + "\"");
+  if (at == std::string::npos) return false;
+  const auto colon = text.find(':', at + key.size() + 2);
+  if (colon == std::string::npos) return false;
+  const char* p = text.c_str() + colon + 1;
+  for (int i = 0; i < count; i++) {
+    while (*p != 0 && std::strchr(" \t\r\n[],", *p) != nullptr) p++;
+    char* end = nullptr;
+    out[i] = std::strtof(p, &end);
+    if (end == p || !std::isfinite(out[i])) return false;
+    p = end;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool RegionOfInterest::contains(const float p[3]) const {
+  if (!box) {
+    const float d = std::sqrt((p[0] - center[0]) * (p[0] - center[0]) + (p[1] - center[1]) * (p[1] - center[1]) + (p[2] - center[2]) * (p[2] - center[2]));
+    return d <= radius;
+  }
+  for (int k = 0; k < 3; k++) {
+    const float along = axes[k][0] * p[0] + axes[k][1] * p[1] + axes[k][2] * p[2];
+    if (!(along >= min[k] && along <= max[k])) return false;
+  }
+  return true;
+}
+
+bool parseRoi(const std::string& text, RegionOfInterest& roi) {
+  RegionOfInterest out;
+  if (!jsonNumbers(text, "center", out.center, 3) || !jsonNumbers(text, "radius", &out.radius, 1)) return false;
+  if (!(out.radius > 0)) return false;
+  if (text.find("\"min\"") != std::string::npos || text.find("\"max\"") != std::string::npos) {
+    if (!jsonNumbers(text, "min", out.min, 3) || !jsonNumbers(text, "max", out.max, 3)) return false;
+    // Without axes the box is along the model's axes.
+    if (text.find("\"axes\"") != std::string::npos && !jsonNumbers(text, "axes", &out.axes[0][0], 9)) return false;
+    for (int k = 0; k < 3; k++)
+      if (!(out.min[k] <= out.max[k])) return false;
+    out.box = true;
+  }
+  roi = out;
+  return true;
+}
+
+bool readRoi(const std::string& path, RegionOfInterest& roi) {
   std::ifstream in(path);
   if (!in) return false;
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  const auto c = text.find("\"center\"");
-  const auto r = text.find("\"radius\"");
-  if (c == std::string::npos || r == std::string::npos) return false;
-  const auto open = text.find('[', c);
-  if (open == std::string::npos) return false;
-  if (std::sscanf(text.c_str() + open, "[ %f , %f , %f ]", &center[0], &center[1], &center[2]) != 3) return false;
-  const auto colon = text.find(':', r);
-  if (colon == std::string::npos || std::sscanf(text.c_str() + colon + 1, " %f", &radius) != 1) return false;
-  return std::isfinite(radius) && radius > 0;
+  return parseRoi(buffer.str(), roi);
+}
+
+std::vector<char> insideRoi(const Gaussians& g, const RegionOfInterest& roi) {
+  std::vector<char> keep(g.size());
+  for (size_t i = 0; i < keep.size(); i++) keep[i] = roi.contains(&g.mean[3 * i]) ? 1 : 0;
+  return keep;
 }
 
 }  // namespace sr::train

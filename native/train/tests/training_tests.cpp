@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -279,4 +281,104 @@ TEST(Training, TrainingWithOpacityResetsStillLowersTheLoss) {
   EXPECT_EQ(withResets.resets, 3);
   EXPECT_EQ(without.resets, 0);
   EXPECT_LT(withResets.lastLoss, 0.9f * withResets.firstLoss);
+}
+
+// The region of interest as the dense stage writes it (JSON.stringify of app/worker/dense-points.ts's region): a box
+// turned 30° about the vertical, from (-2, -1, -0.5) to (2, 0.5, 0.5) along its axes.
+static const char* kTurnedBox =
+    "{\"center\":[0,-0.25,0],\"radius\":2.193741,\"axes\":[[0.866025,0,0.5],[0,1,0],[-0.5,0,0.866025]],\"min\":[-2,-1,-0.5],\"max\":[2,0.5,0.5]}";
+
+// A point at box coordinates (a, b, c): a·axes[0] + b·axes[1] + c·axes[2].
+static void boxPoint(const RegionOfInterest& roi, float a, float b, float c, float* out) {
+  for (int j = 0; j < 3; j++) out[j] = a * roi.axes[0][j] + b * roi.axes[1][j] + c * roi.axes[2][j];
+}
+
+// The trained splat's crop keeps the gaussians whose centres lie inside the box and removes those outside any of its
+// six faces, 0.01 either side of each face (the axes are rounded to 1e-6, far below that), and those the sphere
+// around the box (all an older trainer would have cut by) holds but the box does not.
+TEST(Training, RegionOfInterestBoxCropsGaussiansByItsFaces) {
+  RegionOfInterest roi;
+  ASSERT_TRUE(parseRoi(kTurnedBox, roi));
+  ASSERT_TRUE(roi.box);
+  EXPECT_FLOAT_EQ(roi.radius, 2.193741f);
+  EXPECT_FLOAT_EQ(roi.axes[2][0], -0.5f);
+  EXPECT_FLOAT_EQ(roi.min[1], -1.f);
+  EXPECT_FLOAT_EQ(roi.max[0], 2.f);
+  std::vector<std::array<float, 3>> at;  // box coordinates
+  std::vector<char> expected;
+  const float middle[3] = {0, -0.25f, 0};
+  for (int k = 0; k < 3; k++)
+    for (const float face : {roi.min[k], roi.max[k]})
+      for (const float offset : {-0.01f, 0.01f}) {
+        std::array<float, 3> p = {middle[0], middle[1], middle[2]};
+        p[k] = face + offset;
+        at.push_back(p);
+        expected.push_back(p[k] >= roi.min[k] && p[k] <= roi.max[k] ? 1 : 0);
+      }
+  at.push_back({0, -0.25f, 0}), expected.push_back(1);    // the centre
+  at.push_back({1.9f, 0.4f, 0.45f}), expected.push_back(1);  // near a corner, inside
+  at.push_back({0, -0.25f, 1.5f}), expected.push_back(0);  // inside the sphere (1.5 < 2.19), outside the box
+  at.push_back({-1.5f, -0.9f, -1.f}), expected.push_back(0);
+  Gaussians g = randomGaussians(at.size(), 7);
+  for (size_t i = 0; i < at.size(); i++) boxPoint(roi, at[i][0], at[i][1], at[i][2], &g.mean[3 * i]);
+  for (size_t i = at.size() - 2; i < at.size(); i++) {
+    const float* m = &g.mean[3 * i];
+    EXPECT_LT(std::sqrt(m[0] * m[0] + (m[1] + 0.25f) * (m[1] + 0.25f) + m[2] * m[2]), roi.radius);  // inside the sphere
+  }
+  const std::vector<char> keep = insideRoi(g, roi);
+  EXPECT_EQ(keep, expected);
+  const size_t inside = size_t(std::count(expected.begin(), expected.end(), 1));
+  const std::vector<float> keptColor = [&] {
+    std::vector<float> c;
+    for (size_t i = 0; i < keep.size(); i++)
+      if (keep[i]) c.insert(c.end(), &g.color[3 * i], &g.color[3 * i + 3]);
+    return c;
+  }();
+  keepOnly(g, nullptr, keep);
+  std::printf("[training] region box: %zu of %zu gaussians kept\n", g.size(), at.size());
+  EXPECT_EQ(g.size(), inside);
+  EXPECT_EQ(inside, size_t(8));  // 6 just inside a face, the centre, the corner
+  EXPECT_EQ(g.color, keptColor);  // the kept gaussians are the ones inside, in order
+  for (size_t i = 0; i < g.size(); i++) EXPECT_TRUE(roi.contains(&g.mean[3 * i]));
+}
+
+// A region file written before the box, {center, radius}, still crops by its sphere.
+TEST(Training, RegionOfInterestWithoutABoxCropsBySphere) {
+  RegionOfInterest roi;
+  ASSERT_TRUE(parseRoi("{\"center\": [1, 2, 3], \"radius\": 2}", roi));
+  EXPECT_FALSE(roi.box);
+  EXPECT_FLOAT_EQ(roi.center[2], 3.f);
+  Gaussians g = randomGaussians(2, 8);
+  const float in[3] = {1, 2, 4.99f}, out[3] = {1, 2, 5.01f};
+  std::copy(in, in + 3, &g.mean[0]), std::copy(out, out + 3, &g.mean[3]);
+  EXPECT_EQ(insideRoi(g, roi), (std::vector<char>{1, 0}));
+}
+
+TEST(Training, RegionOfInterestRefusesWhatIsNotOne) {
+  RegionOfInterest roi;
+  EXPECT_FALSE(parseRoi("{\"center\":[0,0,0]}", roi));                                           // no radius
+  EXPECT_FALSE(parseRoi("{\"center\":[0,0],\"radius\":1}", roi));                                // a coordinate missing
+  EXPECT_FALSE(parseRoi("{\"center\":[0,0,0],\"radius\":0}", roi));                              // no size
+  EXPECT_FALSE(parseRoi("{\"center\":[0,0,0],\"radius\":1,\"min\":[0,0,0]}", roi));               // min without max
+  EXPECT_FALSE(parseRoi("{\"center\":[0,0,0],\"radius\":1,\"min\":[1,0,0],\"max\":[0,1,1]}", roi));  // min above max
+  EXPECT_FALSE(parseRoi("{\"center\":[0,0,0],\"radius\":1,\"axes\":[[1,0,0]],\"min\":[0,0,0],\"max\":[1,1,1]}", roi));
+  // Without axes, a box is along the model's axes.
+  ASSERT_TRUE(parseRoi("{\"center\":[0.5,0.5,0.5],\"radius\":1,\"min\":[0,0,0],\"max\":[1,1,1]}", roi));
+  const float inside[3] = {0.9f, 0.1f, 0.5f}, outside[3] = {1.1f, 0.5f, 0.5f};
+  EXPECT_TRUE(roi.contains(inside));
+  EXPECT_FALSE(roi.contains(outside));
+}
+
+TEST(Training, RegionOfInterestIsReadFromItsFile) {
+  const auto path = std::filesystem::temp_directory_path() / ("srtrain-roi-" + std::to_string(::getpid()) + ".json");
+  RegionOfInterest roi;
+  EXPECT_FALSE(readRoi(path.string(), roi));  // no file
+  {
+    std::ofstream out(path);
+    out << kTurnedBox << "\n";
+  }
+  ASSERT_TRUE(readRoi(path.string(), roi));
+  EXPECT_TRUE(roi.box);
+  EXPECT_FLOAT_EQ(roi.max[2], 0.5f);
+  std::filesystem::remove(path);
 }
