@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitLongSide, holdoutFrames, laplacianVariance, median, selectFrames, targetFrameCount } from "./frame-selection";
+import { fitLongSide, holdoutFrames, laplacianVariance, median, selectFrames, spread, targetFrameCount, validationFrames } from "./frame-selection";
 
 function checkerboard(width: number, height: number, cell: number) {
   const pixels = new Uint8Array(width * height);
@@ -95,5 +95,24 @@ describe("helpers", () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBe(0);
+  });
+});
+
+describe("splits and spreads", () => {
+  it("splits frames into test (every 8th from the first), validation (every 8th from the fifth) and the rest", () => {
+    const frames = Array.from({ length: 22 }, (_, i) => i);
+    expect(holdoutFrames(frames)).toEqual([0, 8, 16]);
+    expect(validationFrames(frames)).toEqual([4, 12, 20]);
+    expect(holdoutFrames(frames).filter((f) => validationFrames(frames).includes(f))).toEqual([]);
+  });
+
+  it("spreads a choice evenly over the list, in order, and takes all of a short list", () => {
+    expect(spread([1, 2, 3], 5)).toEqual([1, 2, 3]);
+    const picked = spread(Array.from({ length: 300 }, (_, i) => i), 60);
+    expect(picked).toHaveLength(60);
+    expect(new Set(picked).size).toBe(60);
+    expect(picked[0]).toBeLessThan(5);
+    expect(picked[59]).toBeGreaterThan(294);
+    for (let i = 1; i < 60; i++) expect(picked[i] - picked[i - 1]).toBe(5);
   });
 });

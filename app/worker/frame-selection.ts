@@ -84,7 +84,21 @@ export function fitLongSide(width: number, height: number, maxLongSide = MAX_LON
   return scale === 1 ? { width, height } : { width: even(width), height: even(height) };
 }
 
-/** Held-out views for evaluation: every 8th frame (index 0, 8, 16, … as in the 3DGS papers). */
+/** Held-out test views: every 8th frame (index 0, 8, 16, … as in the 3DGS papers). Never used for any choice. */
 export function holdoutFrames<T>(frames: T[], every = 8): T[] {
   return frames.filter((_, i) => i % every === 0);
+}
+
+/**
+ * Validation views: every 8th frame half-way between two test views (index 4, 12, 20, …). Kept out of
+ * training like the test views; defaults are tuned (and training may be judged) on them, never on the test views.
+ */
+export function validationFrames<T>(frames: T[], every = 8): T[] {
+  return frames.filter((_, i) => i % every === every / 2);
+}
+
+/** Up to `max` items evenly spread over the list, in order (all of them when there are no more). */
+export function spread<T>(items: T[], max: number): T[] {
+  if (items.length <= max) return items;
+  return Array.from({ length: max }, (_, i) => items[Math.floor(((i + 0.5) * items.length) / max)]);
 }

@@ -294,3 +294,78 @@ export async function noisePhotoSet({ count = 20, width = 640, height = 480, blo
   const images = path.join(dir, "images");
   return { dir: images, files: meta.files.map((f) => path.join(images, f)), cameras: [] };
 }
+
+export interface PhonePhoto {
+  /** The stored photo (image-NNN.jpg). */
+  file: string;
+  /** The upright render it shows once its EXIF Orientation is applied (before any upscaling). */
+  render: string;
+  /** EXIF Orientation: 1, 3 (half a turn), 6 or 8 (quarter turns, as phones store portrait shots). */
+  orientation: number;
+  /** Upscaled past the scan's working size (long side 1600 px), so the scan must scale it down. */
+  large: boolean;
+  /** Stored pixel size, and the size shown once the orientation is applied. */
+  stored: { width: number; height: number };
+  display: { width: number; height: number };
+}
+
+export interface PhonePhotoSet extends RenderedSet {
+  photos: PhonePhoto[];
+  /** The EXIF every photo carries; FocalLengthIn35mmFilm matches the renderer's field of view. */
+  exif: { make: string; model: string; focalLength: number; focalLengthIn35mmFilm: number };
+}
+
+/**
+ * Photos as a phone stores them (issue 38), made from the rendered orbit: EXIF Make, Model, FocalLength
+ * and FocalLengthIn35mmFilm on every photo; every 2nd and 4th of each four stored turned a quarter with
+ * Orientation 6 or 8, the 10th and 20th half a turn with Orientation 3 (shown upright once the orientation
+ * is applied); the 3rd of every `largeEvery` upscaled ×3.2 past the scan's working size.
+ */
+export async function phonePhotoSet(options: { count?: number; width?: number; height?: number; largeEvery?: number } = {}): Promise<PhonePhotoSet> {
+  const { count = 20, width = 640, height = 480, largeEvery = 5 } = options;
+  const fovDeg = 50;
+  const renders = await renderedPhotoSet({ count, width, height, fovDeg });
+  const focalPixels = height / 2 / Math.tan((fovDeg * Math.PI) / 360);
+  const exif = { make: "Scanroom", model: "Render Cam", focalLength: 4.2, focalLengthIn35mmFilm: Math.round((focalPixels * 35) / Math.max(width, height)) };
+  const sharp = (await import("sharp")).default;
+  const { dir, meta } = await cached(recipeKey("phone", { count, width, height, fovDeg, largeEvery }), async (root) => {
+    mkdirSync(path.join(root, "images"));
+    const made: Array<{ orientation: number; large: boolean }> = [];
+    for (const [i, render] of renders.files.entries()) {
+      const orientation = i % 10 === 9 ? 3 : [1, 6, 1, 8][i % 4];
+      const large = i % largeEvery === 2;
+      const upright = large ? await sharp(render).resize(Math.round(width * 3.2), Math.round(height * 3.2), { kernel: "lanczos3" }).png().toBuffer() : readFileSync(render);
+      // Stored so that the orientation turns it back: 6 is shown turned 90° clockwise, 8 anticlockwise.
+      const turn = { 1: 0, 3: 180, 6: 270, 8: 90 }[orientation]!;
+      await sharp(upright)
+        .rotate(turn)
+        .jpeg({ quality: 95 })
+        .withMetadata({ orientation })
+        .withExif({
+          IFD0: { Make: exif.make, Model: exif.model },
+          IFD2: { FocalLength: String(exif.focalLength), FocalLengthIn35mmFilm: String(exif.focalLengthIn35mmFilm) },
+        })
+        .toFile(path.join(root, "images", path.basename(render)));
+      made.push({ orientation, large });
+    }
+    return { photos: made };
+  });
+  const images = path.join(dir, "images");
+  const photos = await Promise.all(
+    renders.files.map(async (render, i): Promise<PhonePhoto> => {
+      const file = path.join(images, path.basename(render));
+      const metadata = await sharp(file).metadata();
+      const { orientation, large } = meta.photos[i];
+      const quarter = orientation >= 5;
+      return {
+        file,
+        render,
+        orientation,
+        large,
+        stored: { width: metadata.width, height: metadata.height },
+        display: quarter ? { width: metadata.height, height: metadata.width } : { width: metadata.width, height: metadata.height },
+      };
+    }),
+  );
+  return { dir: images, files: photos.map((p) => p.file), cameras: renders.cameras, photos, exif };
+}

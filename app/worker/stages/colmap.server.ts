@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { groupCameras, type FrameCamera } from "../camera-groups";
 import { MAX_LONG_SIDE } from "../frame-selection";
 import { parseModel, meanReprojectionError, uprightTransform, type ColmapModel } from "../colmap-model";
 import { matchPairs } from "../match-pairs";
@@ -7,6 +8,7 @@ import { evaluateQualityGate, type GateOutcome } from "../quality-gate";
 import { ToolError } from "../run-tool.server";
 import type { StageContext, StageDefinition } from "../stage";
 import { mappingProgressParser, parseFeatureProgress, parseMatchingProgress } from "../tool-progress";
+import { readPhoto } from "../upright-photo.server";
 import type { FramesResult } from "./input.server";
 
 /** COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. */
@@ -19,6 +21,8 @@ const MAPPER_FOUND_NOTHING = /failed to create sparse model|No images with match
 export interface FeaturesResult {
   images: number;
   singleCamera: boolean;
+  /** Cameras in the database: 1 for a video; for photos, one per group of one size, camera model and focal length. */
+  cameraGroups: number;
 }
 
 export interface MatchingResult {
@@ -51,30 +55,59 @@ function colmap(ctx: StageContext, args: string[], parser?: (line: string) => nu
 
 export const featuresStage: StageDefinition<FeaturesResult> = {
   name: "features",
-  version: 1,
+  // 2: a camera per group of photos of one size, camera model and focal length (groupCameras), not one for
+  // all photos of one size or one per photo (issue 38).
+  version: 2,
   outputs: ["features.db"],
   params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, maxFeatures: MAX_FEATURES, kind: ctx.job.inputKind }),
   async run(ctx) {
     const frames = ctx.results.frames as FramesResult;
     await removeDatabase(ctx.path("features.db"));
-    // One camera for a video, and for photos that all have one size (one phone, one lens).
-    const singleCamera = ctx.job.inputKind === "video" || frames.sameSize;
-    await colmap(
-      ctx,
-      [
-        "feature_extractor",
-        "--database_path", ctx.path("features.db"),
-        "--image_path", ctx.path("images"),
-        "--ImageReader.camera_model", "SIMPLE_RADIAL",
-        "--ImageReader.single_camera", singleCamera ? "1" : "0",
-        "--SiftExtraction.use_gpu", "0",
-        "--SiftExtraction.num_threads", String(ctx.config.SCAN_THREADS),
-        "--SiftExtraction.max_image_size", String(MAX_LONG_SIDE),
-        "--SiftExtraction.max_num_features", String(MAX_FEATURES),
-      ],
-      parseFeatureProgress,
-    );
-    return { images: frames.frames.length, singleCamera };
+    // A video is one camera. Photos: one camera per group, each group extracted by a run of its own that
+    // adds one camera to the database (ImageReader.single_camera with an image list).
+    // null: every frame, without a list.
+    let groups: Array<string[] | null> = [null];
+    if (ctx.job.inputKind === "image") {
+      const cameras: FrameCamera[] = [];
+      for (const frame of frames.frames) {
+        // The frames stage writes only frames sharp reads (JPEG, PNG, TIFF), upright.
+        const photo = await readPhoto(await readFile(ctx.path(`images/${frame}`)));
+        if (!photo) throw new Error(`the frame ${frame} could not be read`);
+        const { make, model, focalLength, focalLengthIn35mmFilm } = photo.exif;
+        cameras.push({ frame, width: photo.width, height: photo.height, make, model, focalLength, focalLengthIn35mmFilm });
+      }
+      groups = groupCameras(cameras).map((group) => group.frames);
+    }
+    const total = frames.frames.length;
+    let done = 0;
+    for (const [i, group] of groups.entries()) {
+      const list = ctx.path(`features-camera-${i + 1}.txt`);
+      if (group) await writeFile(list, group.map((frame) => `${frame}\n`).join(""));
+      const count = group?.length ?? total;
+      const before = done;
+      await colmap(
+        ctx,
+        [
+          "feature_extractor",
+          "--database_path", ctx.path("features.db"),
+          "--image_path", ctx.path("images"),
+          ...(group ? ["--image_list_path", list] : []),
+          "--ImageReader.camera_model", "SIMPLE_RADIAL",
+          "--ImageReader.single_camera", "1",
+          "--SiftExtraction.use_gpu", "0",
+          "--SiftExtraction.num_threads", String(ctx.config.SCAN_THREADS),
+          "--SiftExtraction.max_image_size", String(MAX_LONG_SIDE),
+          "--SiftExtraction.max_num_features", String(MAX_FEATURES),
+        ],
+        (line) => {
+          const fraction = parseFeatureProgress(line);
+          return fraction === null ? null : (before + fraction * count) / total;
+        },
+      );
+      if (group) await rm(list, { force: true });
+      done += count;
+    }
+    return { images: total, singleCamera: groups.length === 1, cameraGroups: groups.length };
   },
 };
 

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
-import { copyFile, link, mkdir, open, readdir, rename, rm, statfs } from "node:fs/promises";
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, statfs } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
@@ -9,6 +9,7 @@ import { localStorageDriver, storage } from "~/storage/index.server";
 import {
   fitLongSide,
   holdoutFrames,
+  validationFrames,
   laplacianVariance,
   MAX_LONG_SIDE,
   MAX_VIDEO_SECONDS,
@@ -17,8 +18,10 @@ import {
   targetFrameCount,
 } from "../frame-selection";
 import { imageSize } from "../image-size";
+import { ToolError } from "../run-tool.server";
 import { ScanFailure, type StageContext, type StageDefinition } from "../stage";
 import { ffmpegFrameProgressParser } from "../tool-progress";
+import { readPhoto, writeUprightPhoto } from "../upright-photo.server";
 
 /** Ingest: the inputs are listed, checked against the limits, copied to the working folder. */
 export interface IngestResult {
@@ -29,8 +32,13 @@ export interface IngestResult {
 export interface FramesResult {
   /** File names in images/, in capture order. */
   frames: string[];
-  /** Every 8th frame, kept out of training for evaluation. */
+  /** The test split: every 8th frame, kept out of everything that fits the model; the owner's figures are measured on it. */
   holdout: string[];
+  /**
+   * The validation split: every 8th frame half-way between test frames, kept out of fitting too; defaults are tuned
+   * on it (docs/scan-worker.md, "Three splits"). Absent from results recorded before it existed: read it as none.
+   */
+  validation?: string[];
   sameSize: boolean;
   /** Video only: how frames were chosen; `sourceFrames` are the kept frames' numbers in the video (0-based), in order. */
   selection: { decoded: number; windows: number; candidates: number; kept: number; medianSharpness: number; sourceFrames?: number[] } | null;
@@ -40,6 +48,11 @@ export interface FramesResult {
 const COLMAP_READS = /\.(jpe?g|png|tiff?|bmp)$/i;
 /** Long side of the grey frames decoded to measure sharpness. */
 const ANALYSIS_LONG_SIDE = 480;
+
+/** Frames that nothing may be fitted to (stereo, texture, training): the test and the validation splits. */
+export function framesKeptOut(frames: FramesResult): string[] {
+  return [...frames.holdout, ...(frames.validation ?? [])];
+}
 
 async function listInputs(ctx: StageContext) {
   if (ctx.job.inputKind === "video") {
@@ -161,50 +174,56 @@ export const ingestStage: StageDefinition<IngestResult> = {
 };
 
 /**
- * Photos: those within the working size are copied as they are (EXIF kept, COLMAP reads the focal
- * length from it); larger ones are scaled to a long side of MAX_LONG_SIDE for structure from motion,
- * stereo and texturing (22 photos of 6 MP spent 260 s in matching alone, issue 14) — the originals stay
- * in storage for reprocessing. Other formats become PNG.
+ * Photos: those COLMAP reads, upright (EXIF Orientation 1 or none) and within the working size are used as
+ * they are (EXIF kept, COLMAP reads the focal length from it). Others are written as JPEG by sharp
+ * (writeUprightPhoto): turned upright, since COLMAP 3.8 ignores EXIF Orientation and a phone stores its
+ * portrait shots as landscape pixels with Orientation 6 or 8 (issue 38); scaled to a long side of
+ * MAX_LONG_SIDE for structure from motion, stereo and texturing (22 photos of 6 MP spent 260 s in
+ * matching alone, issue 14); with the EXIF COLMAP reads for the focal length. Files sharp cannot decode
+ * (BMP) are converted by ffmpeg (they carry no EXIF). The originals stay in storage for reprocessing.
  */
 async function photoFrames(ctx: StageContext, ingest: IngestResult): Promise<string[]> {
   const frames: string[] = [];
+  await mkdir(ctx.path("input"), { recursive: true });
   for (const [i, input] of ingest.inputs.entries()) {
-    if (COLMAP_READS.test(input.name)) {
-      await fetchInput(input.key, ctx.path(`images/${input.name}`));
-      const size = imageSize(await headOf(ctx.path(`images/${input.name}`)));
-      if (size && Math.max(size.width, size.height) > MAX_LONG_SIDE) {
-        const fitted = fitLongSide(size.width, size.height, MAX_LONG_SIDE);
-        const name = `${input.name.replace(/\.[^.]+$/, "")}.jpg`;
-        const source = ctx.path(`input/${input.name}`);
-        await mkdir(ctx.path("input"), { recursive: true });
-        await rename(ctx.path(`images/${input.name}`), source);
-        try {
-          await ctx.tool({
-            command: ctx.config.FFMPEG_BIN,
-            args: ["-hide_banner", "-loglevel", "error", "-y", "-i", source, "-vf", `scale=${fitted.width}:${fitted.height}:flags=area`, "-frames:v", "1", "-q:v", "2", ctx.path(`images/${name}`)],
-          });
-        } catch {
-          throw new ScanFailure(`${input.name} could not be read. Export the photos as JPEG and upload them again.`, null);
-        }
-        frames.push(name);
-      } else {
-        ctx.sources.set(`images/${input.name}`, input.key);
-        frames.push(input.name);
-      }
-    } else {
-      const name = `${input.name.replace(/\.[^.]+$/, "")}.png`;
-      const source = ctx.path(`input/${input.name}`);
-      await fetchInput(input.key, source);
-      try {
-        await ctx.tool({ command: ctx.config.FFMPEG_BIN, args: ["-hide_banner", "-loglevel", "error", "-y", "-i", source, "-frames:v", "1", ctx.path(`images/${name}`)] });
-      } catch {
-        throw new ScanFailure(`${input.name} could not be read. Export the photos as JPEG and upload them again.`, null);
-      }
-      frames.push(name);
-    }
+    if (ctx.signal.aborted) throw new ToolError("cancelled", "aborted", null, "");
+    frames.push(await photoFrame(ctx, input));
     ctx.progress((i + 1) / ingest.inputs.length);
   }
   return frames;
+}
+
+/** One photo into images/: its frame's name there. */
+async function photoFrame(ctx: StageContext, input: IngestResult["inputs"][number]): Promise<string> {
+  const unreadable = () => new ScanFailure(`${input.name} could not be read. Export the photos as JPEG and upload them again.`, null);
+  const source = ctx.path(`input/${input.name}`);
+  await fetchInput(input.key, source);
+  const bytes = await readFile(source);
+  const photo = await readPhoto(bytes);
+  if (!photo) {
+    const name = `${input.name.replace(/\.[^.]+$/, "")}.png`;
+    try {
+      const fit = `scale='min(${MAX_LONG_SIDE},iw)':'min(${MAX_LONG_SIDE},ih)':force_original_aspect_ratio=decrease:flags=area`;
+      await ctx.tool({ command: ctx.config.FFMPEG_BIN, args: ["-hide_banner", "-loglevel", "error", "-y", "-i", source, "-frames:v", "1", "-vf", fit, ctx.path(`images/${name}`)] });
+    } catch (error) {
+      // Cancelled or out of time is not the photo's fault.
+      if (error instanceof ToolError && error.reason !== "exit") throw error;
+      throw unreadable();
+    }
+    return name;
+  }
+  if (COLMAP_READS.test(input.name) && photo.exif.orientation === 1 && Math.max(photo.width, photo.height) <= MAX_LONG_SIDE) {
+    await rename(source, ctx.path(`images/${input.name}`));
+    ctx.sources.set(`images/${input.name}`, input.key);
+    return input.name;
+  }
+  const name = `${input.name.replace(/\.[^.]+$/, "")}.jpg`;
+  try {
+    await writeUprightPhoto({ bytes, photo, target: ctx.path(`images/${name}`), maxLongSide: MAX_LONG_SIDE });
+  } catch {
+    throw unreadable();
+  }
+  return name;
 }
 
 /**
@@ -284,7 +303,9 @@ async function headOf(file: string) {
 
 export const framesStage: StageDefinition<FramesResult> = {
   name: "frames",
-  version: 2,
+  // 3: a validation split beside the test split (validationFrames).
+  // 4: photos turned upright by their EXIF Orientation, and scaled ones keep the EXIF focal length (issue 38).
+  version: 4,
   outputs: ["images"],
   params: (ctx) => ({ kind: ctx.job.inputKind, maxLongSide: MAX_LONG_SIDE, floor: SHARPNESS_FLOOR }),
   async run(ctx) {
@@ -303,6 +324,6 @@ export const framesStage: StageDefinition<FramesResult> = {
     const sameSize = sizes.every((s) => s && first && s.width === first.width && s.height === first.height);
     // The working copy of the input is no longer needed once frames exist.
     await rm(ctx.path("input"), { recursive: true, force: true });
-    return { frames, holdout: holdoutFrames(frames), sameSize, selection };
+    return { frames, holdout: holdoutFrames(frames), validation: validationFrames(frames), sameSize, selection };
   },
 };
