@@ -15,6 +15,7 @@
 #include "lib/image.h"
 #include "lib/name_list.h"
 #include "lib/progress.h"
+#include "train/sky.h"
 #include "train/ssim.h"
 #include "train/training.h"
 
@@ -48,9 +49,29 @@ Camera cameraOf(const sr::Image& image, const sr::Camera& c, float scale) {
 std::vector<float> toVector(const sr::ImageRGB& image) { return image.data; }
 
 
-std::string baseName(const std::string& name) {
-  const auto dot = name.find_last_of('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
+// "1e1f22" (or "#1e1f22") → RGB in 0..1.
+void parseHexColor(const std::string& text, float rgb[3]) {
+  const std::string hex = !text.empty() && text[0] == '#' ? text.substr(1) : text;
+  if (hex.size() != 6 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) throw std::runtime_error("--background must be a colour like 1e1f22");
+  for (int k = 0; k < 3; k++) rgb[k] = float(std::stoi(hex.substr(2 * k, 2), nullptr, 16)) / 255.f;
+}
+
+// Mean PSNR of renders of `views` (at the dataset's image size) against their photos, and each view's figure.
+double scoreViews(const Gaussians& g, const std::vector<View>& views, const std::string& imagesDir, const float background[3], std::ostringstream& each) {
+  double sum = 0;
+  int scored = 0;
+  for (const auto& view : views) {
+    const std::string photoPath = imagesDir + "/" + view.name;
+    if (!fs::exists(photoPath)) continue;
+    const sr::ImageRGB photo = sr::loadImage(photoPath);
+    if (photo.width != view.full.width || photo.height != view.full.height) continue;
+    Render r;
+    render(g, view.full, background, r);
+    const double value = psnr(r.rgb, photo.data);
+    each << (scored ? "," : "") << "{\"name\":\"" << view.name << "\",\"psnr\":" << value << "}";
+    sum += value, scored++;
+  }
+  return scored ? sum / scored : -1;
 }
 
 void zero(Gaussians& g, size_t n) {
@@ -66,7 +87,7 @@ int main(int argc, char** argv) {
   try {
     const sr::Args args(argc, argv);
     const std::string imagesDir = args.required("images"), sparseDir = args.required("sparse"), output = args.required("output");
-    const std::string initPath = args.required("init"), checkpointPath = args.str("checkpoint"), rendersDir = args.str("renders");
+    const std::string initPath = args.required("init"), checkpointPath = args.str("checkpoint");
     const double minutes = args.num("minutes", 10), checkpointSeconds = args.num("checkpoint-seconds", 120);
     const int maxIterations = args.integer("max-iterations", 30000), longSide = args.integer("train-long-side", 480);
     const int seed = args.integer("seed", 1);
@@ -83,6 +104,13 @@ int main(int argc, char** argv) {
     OpacityResetSchedule resets;
     resets.densifyUntil = 0.7;
     resets.every = args.num("opacity-reset-every", 0.0);
+    // Training composes on the background the viewer shows (default black); what differs from it must be splats.
+    float background[3] = {0, 0, 0};
+    if (args.has("background")) parseHexColor(args.str("background"), background);
+    // Sky splats: a shell of about this many far gaussians in the directions the cameras see (0: none).
+    const int skyTarget = std::max(0, args.integer("sky-splats", 2000));
+    // Training views scored at the end at the dataset's size (the training's own log; the evaluation scores what is delivered).
+    const int scoredTrainViews = std::max(0, args.integer("score-train-views", 2));
     if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
     if (!(resets.every >= 0 && resets.every <= 1)) throw std::runtime_error("--opacity-reset-every must be between 0 and 1");
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
@@ -90,15 +118,18 @@ int main(int argc, char** argv) {
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
 
-    // The dataset: training views at the training resolution, held-out views kept for the end.
+    // The dataset: training views at the training resolution; validation views kept for the end; test views
+    // (--holdout) never read at all.
     const sr::Model model = sr::readModel(sparseDir);
     const std::set<std::string> holdout = sr::readNameList(args.str("holdout"));
+    const std::set<std::string> validation = sr::readNameList(args.str("validation"));
     std::vector<View> train, held;
     for (const auto& image : model.images) {
+      if (holdout.count(image.name)) continue;
       const auto& cam = model.cameraOf(image);
       const float scale = std::min(1.f, float(longSide) / float(std::max(cam.width, cam.height)));
       View view{image.name, cameraOf(image, cam, scale), cameraOf(image, cam, 1.f), {}, {}, {}};
-      if (holdout.count(image.name)) {
+      if (validation.count(image.name)) {
         held.push_back(std::move(view));
         continue;
       }
@@ -143,27 +174,34 @@ int main(int argc, char** argv) {
       secondsBefore = state.seconds;
       resumedFrom = state.iteration;
       std::printf("resumed from iteration %d (%zu gaussians)\n", state.iteration, state.params.size());
-    } else {
-      state.params = gaussiansFromPoints(readPointsPly(initPath), 0.1f);
+    }
+    const PointCloud initPoints = readPointsPly(initPath);
+    const float centroidF[3] = {float(centroid.x()), float(centroid.y()), float(centroid.z())};
+    const SkyShell sky = skyShellAround(centroidF, float(extent), initPoints.xyz);
+    size_t skySplatCount = 0;
+    if (!resumed) {
+      state.params = gaussiansFromPoints(initPoints, 0.1f);
+      std::vector<SkyView> skyViews;
+      for (const auto& v : train) skyViews.push_back({&v.camera, &v.pixels});
+      // At most 1.5 % of the scene's gaussians: viewers frame a splat by the 2nd–98th percentiles of its centres.
+      const size_t skyCount = std::min(size_t(skyTarget), std::max<size_t>(std::min<size_t>(200, size_t(skyTarget)), state.params.size() * 3 / 200));
+      const Gaussians skyGaussians = skySplats(sky, skyViews, skyCount);
+      skySplatCount = skyGaussians.size();
+      appendAll(state.params, skyGaussians);
       state.adam.resize(state.params.size());
-      // Background: the median colour of the training images' borders (sky, walls) — what splats need not cover.
-      for (int ch = 0; ch < 3; ch++) {
-        std::vector<float> border;
-        for (const auto& v : train)
-          for (int x = 0; x < v.camera.width; x += 4) border.push_back(v.pixels[3 * x + ch]);
-        std::nth_element(border.begin(), border.begin() + border.size() / 2, border.end());
-        state.background[ch] = border[border.size() / 2];
-      }
+      for (int ch = 0; ch < 3; ch++) state.background[ch] = background[ch];
     }
     if (state.params.size() == 0) throw std::runtime_error("no points to start from");
-    std::printf("training %zu views (%zu held out) at %dx%d from %zu gaussians, budget %.1f min\n", train.size(), held.size(), train[0].camera.width,
-                train[0].camera.height, state.params.size(), minutes);
+    std::printf("training %zu views (%zu for validation, %zu test views unread) at %dx%d from %zu gaussians (%zu sky splats at radius %.3g), budget %.1f min\n",
+                train.size(), held.size(), holdout.size(), train[0].camera.width, train[0].camera.height, state.params.size(), skySplatCount, sky.radius, minutes);
 
     const double budget = minutes * 60.0;
     DensifyStats stats;
     stats.resize(state.params.size());
     DensifyOptions densify;
     densify.sceneExtent = float(extent);
+    for (int k = 0; k < 3; k++) densify.center[k] = centroidF[k];
+    densify.densifyWithin = sky.innerRadius();
     Gradients grads;
     std::vector<float> dL;
     double lastCheckpoint = elapsed();
@@ -232,44 +270,35 @@ int main(int argc, char** argv) {
       }
     }
 
-    // Held-out views rendered at the dataset's size, scored against their photos (before cropping).
-    double psnrSum = 0;
-    int scored = 0;
-    if (!rendersDir.empty()) fs::create_directories(rendersDir);
-    for (const auto& view : held) {
-      Render r;
-      render(state.params, view.full, state.background, r);
-      sr::ImageRGB out(view.full.width, view.full.height);
-      out.data = r.rgb;
-      if (!rendersDir.empty()) sr::saveImage(out, rendersDir + "/" + baseName(view.name) + ".png");
-      const std::string photoPath = imagesDir + "/" + view.name;
-      if (fs::exists(photoPath)) {
-        const sr::ImageRGB photo = sr::loadImage(photoPath);
-        if (photo.width == out.width && photo.height == out.height) psnrSum += psnr(out.data, photo.data), scored++;
-      }
-    }
-    // The published splat keeps the region of interest only.
-    float center[3], radius;
+    // The published splat keeps the region of interest, and the sky splats beyond it.
+    RegionOfInterest roi;
     size_t cropped = 0;
-    if (args.has("roi") && readRoi(args.str("roi"), center, radius)) {
-      std::vector<char> keep(state.params.size(), 1);
-      for (size_t i = 0; i < keep.size(); i++) {
-        const float* m = &state.params.mean[3 * i];
-        const float d = std::sqrt((m[0] - center[0]) * (m[0] - center[0]) + (m[1] - center[1]) * (m[1] - center[1]) + (m[2] - center[2]) * (m[2] - center[2]));
-        if (!(d <= radius)) keep[i] = 0, cropped++;
-      }
+    if (args.has("roi") && readRoi(args.str("roi"), roi)) {
+      std::vector<char> keep = insideRoi(state.params, roi);
+      if (skyTarget > 0)
+        for (size_t i = 0; i < keep.size(); i++) keep[i] = keep[i] || sky.contains(&state.params.mean[3 * i]);
+      cropped = size_t(std::count(keep.begin(), keep.end(), 0));
       keepOnly(state.params, nullptr, keep);
     }
+    // The training's own log, of the cropped splat: validation views and a few training views, rendered at the
+    // dataset's size on the training background and scored against their photos.
+    std::ostringstream validationEach, trainEach;
+    const double validationPsnr = scoreViews(state.params, held, imagesDir, state.background, validationEach);
+    std::vector<View> trainSample;
+    for (int k = 0; k < scoredTrainViews && k < int(train.size()); k++) trainSample.push_back(train[size_t((k + 0.5) * double(train.size()) / scoredTrainViews)]);
+    for (auto& v : trainSample) v.pixels.clear(), v.coarsePixels.clear();
+    const double trainViewsPsnr = scoreViews(state.params, trainSample, imagesDir, state.background, trainEach);
     writeSplatPly(state.params, output);
     const double seconds = secondsBefore + elapsed();
     if (args.has("metrics")) {
       std::ofstream m(args.str("metrics"));
       m << "{\"iterations\":" << iteration << ",\"resumedFrom\":" << resumedFrom << ",\"seconds\":" << seconds << ",\"gaussians\":" << state.params.size()
-        << ",\"cropped\":" << cropped << ",\"opacityResets\":" << state.opacityResets << ",\"trainPsnr\":" << lastPsnr << ",\"heldOutPsnr\":" << (scored ? psnrSum / scored : -1) << "}\n";
+        << ",\"cropped\":" << cropped << ",\"opacityResets\":" << state.opacityResets << ",\"trainPsnr\":" << lastPsnr << ",\"validationPsnr\":" << validationPsnr
+        << ",\"validationViews\":[" << validationEach.str() << "],\"trainViewsPsnr\":" << trainViewsPsnr << ",\"trainViews\":[" << trainEach.str() << "]}\n";
     }
     sr::reportProgress(1.0, "done");
-    std::printf("trained %d iterations in %.1f s: %zu gaussians (%zu cropped), held-out PSNR %.2f dB on %d views\n", iteration, seconds, state.params.size(), cropped,
-                scored ? psnrSum / scored : -1.0, scored);
+    std::printf("trained %d iterations in %.1f s: %zu gaussians (%zu cropped), validation PSNR %.2f dB on %zu views, training views %.2f dB\n", iteration, seconds,
+                state.params.size(), cropped, validationPsnr, held.size(), trainViewsPsnr);
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "sr-train: %s\n", error.what());

@@ -81,6 +81,10 @@ int OpacityResetSchedule::dueBy(double fraction) const {
   return std::max(0, std::min(passed, inWindow));
 }
 
+void appendAll(Gaussians& to, const Gaussians& from) {
+  for (size_t i = 0; i < from.size(); i++) append(to, from, i);
+}
+
 void keepOnly(Gaussians& g, Adam* adam, const std::vector<char>& keep) {
   auto filter = [&](Gaussians& x) {
     Gaussians out;
@@ -102,11 +106,16 @@ DensifyResult densifyAndPrune(Gaussians& g, Adam& adam, const DensifyStats& stat
   std::vector<char> keep(n, 1);
   std::normal_distribution<float> normal(0.f, 1.f);
   size_t budget = o.maxGaussians > n ? o.maxGaussians - n : 0;
+  const auto reach = [&](size_t i) {
+    const float* m = &g.mean[3 * i];
+    return std::max(o.sceneExtent, std::sqrt((m[0] - o.center[0]) * (m[0] - o.center[0]) + (m[1] - o.center[1]) * (m[1] - o.center[1]) + (m[2] - o.center[2]) * (m[2] - o.center[2])));
+  };
   for (size_t i = 0; i < n && budget > 0; i++) {
     if (stats.seen[i] == 0 || stats.gradSum[i] / float(stats.seen[i]) < o.gradThreshold) continue;
+    if (reach(i) > o.densifyWithin) continue;
     const float* ls = &g.logScale[3 * i];
     const float maxScale = std::exp(std::max(ls[0], std::max(ls[1], ls[2])));
-    if (maxScale <= o.percentDense * o.sceneExtent) {
+    if (maxScale <= o.percentDense * reach(i)) {
       append(g, g, i);  // clone: the copy moves apart as both are optimised
       appendZeros(adam.m, 1), appendZeros(adam.v, 1);
       result.cloned++, budget--;
@@ -137,7 +146,7 @@ DensifyResult densifyAndPrune(Gaussians& g, Adam& adam, const DensifyStats& stat
     const float opacity = 1.f / (1.f + std::exp(-g.opacity[i]));
     const float* ls = &g.logScale[3 * i];
     const float maxScale = std::exp(std::max(ls[0], std::max(ls[1], ls[2])));
-    if (keep[i] && (opacity < o.minOpacity || maxScale > 0.5f * o.sceneExtent || !std::isfinite(g.mean[3 * i]))) {
+    if (keep[i] && (opacity < o.minOpacity || !std::isfinite(g.mean[3 * i]) || maxScale > 0.5f * reach(i))) {
       keep[i] = 0;
       result.pruned++;
     }

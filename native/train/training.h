@@ -33,6 +33,13 @@ struct DensifyStats {
 struct DensifyOptions {
   float gradThreshold = 0.0002f;  // mean NDC-space gradient that marks under-reconstruction
   float sceneExtent = 1.f;
+  // Sizes are judged against max(sceneExtent, the gaussian's distance from this centre): a gaussian far out (a
+  // distant wall, the sky splats) may be as large as its distance makes it look small.
+  float center[3] = {0, 0, 0};
+  // Gaussians farther than this from the centre (the sky splats) are never cloned or split: their number stays
+  // what it started at (viewers frame a splat by percentiles of its centres, and a sky that grew past a few
+  // percent of the splats would pull the framing out to it).
+  float densifyWithin = 1e30f;
   float percentDense = 0.01f;     // clone below this share of the extent, split above
   float minOpacity = 0.005f;
   size_t maxGaussians = 400000;
@@ -60,6 +67,9 @@ struct OpacityResetSchedule {
   // count already done, which the checkpoint carries, so a resumed run neither repeats nor skips one).
   int dueBy(double fraction) const;
 };
+
+// Appends every gaussian of `from` to `to` (their SH degree must agree or `from` be degree 0).
+void appendAll(Gaussians& to, const Gaussians& from);
 
 // Removes the gaussians for which keep[i] is false (parameters and Adam state together).
 void keepOnly(Gaussians& g, Adam* adam, const std::vector<char>& keep);
@@ -93,7 +103,22 @@ struct Checkpoint {
 void writeCheckpoint(const Checkpoint& c, const std::string& path);  // atomic: temporary file, then rename
 Checkpoint readCheckpoint(const std::string& path);
 
-// {"center":[x,y,z],"radius":r} — the region of interest the dense stage found.
-bool readRoi(const std::string& path, float center[3], float& radius);
+// The region of interest the dense stage found (dense/roi.json, app/worker/dense-points.ts): a box in the upright
+// model frame, {"center":[x,y,z],"radius":r,"axes":[[…],[…],[…]],"min":[…],"max":[…]} — a point p is inside when
+// min[k] <= p · axes[k] <= max[k] for each k (issue 38 item 5) — or, in a file written before the box, the sphere
+// {"center":[x,y,z],"radius":r} alone.
+struct RegionOfInterest {
+  float center[3] = {0, 0, 0};
+  float radius = 0;
+  bool box = false;  // false: only the sphere (center, radius) is known
+  float axes[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  float min[3] = {0, 0, 0}, max[3] = {0, 0, 0};
+  bool contains(const float p[3]) const;
+};
+// False when the text is not such a region (a key or a number missing, radius not positive, min above max).
+bool parseRoi(const std::string& json, RegionOfInterest& roi);
+bool readRoi(const std::string& path, RegionOfInterest& roi);
+// keep[i] is 1 when gaussian i's centre lies inside the region (for keepOnly).
+std::vector<char> insideRoi(const Gaussians& g, const RegionOfInterest& roi);
 
 }  // namespace sr::train
