@@ -17,6 +17,13 @@ function trainingLine(m: ScanFigures): string {
   return [where, [iterations, minutes].filter(Boolean).join(" in ")].filter(Boolean).join(" · ");
 }
 
+/** "27.41 dB PSNR · SSIM 0.871 · covers 96% of the picture", or why there is no figure. */
+function qualityLine(psnr: number | null, ssim: number | null, coverage: number | null, missing: string): string {
+  if (psnr === null || ssim === null) return missing;
+  const covers = coverage !== null ? ` · covers ${Math.round(coverage * 100)}% of the picture` : "";
+  return `${psnr.toFixed(2)} dB PSNR · SSIM ${ssim.toFixed(3)}${covers}`;
+}
+
 /** "182,400 triangles, 4096×4096 texture (light level 50,000)" or why there is none. */
 function meshLine(m: ScanFigures): string {
   if (m.mesh_triangles === null) return m.mesh_skipped ? `none: ${m.mesh_skipped}` : "none";
@@ -127,10 +134,12 @@ export function ScanPanel({ itemId, version, onChange }: { itemId: string; versi
           <dd>{trainingLine(m)}</dd>
           <dt>Held-out frames</dt>
           <dd>{m.held_out_frames ?? "—"}</dd>
-          <dt>PSNR / SSIM</dt>
-          <dd>{m.psnr !== null && m.ssim !== null ? `${m.psnr.toFixed(2)} dB / ${m.ssim.toFixed(3)}` : "measured when a trained splat is made"}</dd>
+          <dt>Splat quality</dt>
+          <dd data-testid="scan-splat-quality">{qualityLine(m.psnr, m.ssim, m.splat_coverage, "not measured: no held-out photo was placed")}</dd>
           <dt>Textured mesh</dt>
           <dd>{meshLine(m)}</dd>
+          <dt>Mesh quality</dt>
+          <dd data-testid="scan-mesh-quality">{qualityLine(m.mesh_psnr, m.mesh_ssim, m.mesh_coverage, m.mesh_triangles === null ? "no mesh" : "not measured")}</dd>
           {Object.keys(m.stage_seconds).length > 0 ? (
             <>
               <dt>Time per stage</dt>
@@ -142,6 +151,12 @@ export function ScanPanel({ itemId, version, onChange }: { itemId: string; versi
             </>
           ) : null}
         </dl>
+      ) : null}
+      {m && scan.status === "succeeded" && m.psnr !== null ? (
+        <p className="item-panel-note" data-testid="scan-quality-meaning">
+          Quality: the published model drawn from the camera of each of {m.evaluated_views ?? 0} photo{m.evaluated_views === 1 ? "" : "s"} kept out of
+          the scan, on the viewer&apos;s background, compared with the photo over the whole picture (PSNR: higher is closer, 30 dB looks alike; SSIM: 1 is identical).
+        </p>
       ) : null}
       {m?.preview && scan.status === "succeeded" ? (
         <p className="item-panel-note">

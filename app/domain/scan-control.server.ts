@@ -41,8 +41,15 @@ function presentMetrics(metrics: unknown) {
     points: num("points"),
     splats: num("splats"),
     held_out_frames: num("heldOutFrames"),
+    // The delivered models drawn from the test views (kept out of everything that fits the model) over the whole
+    // frame on the viewer's background, against the undistorted photos (app/worker/stages/evaluation.server.ts).
+    evaluated_views: num("evaluatedViews"),
     psnr: num("psnr"),
     ssim: num("ssim"),
+    splat_coverage: num("splatCoverage"),
+    mesh_psnr: num("meshPsnr"),
+    mesh_ssim: num("meshSsim"),
+    mesh_coverage: num("meshCoverage"),
     preview: m.preview === true,
     mesh_triangles: count(mesh?.triangles),
     mesh_lite_triangles: count(meshLite?.triangles),

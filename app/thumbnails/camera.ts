@@ -15,8 +15,11 @@ export interface RasterCamera {
   /** Focal lengths in pixels. */
   fx: number;
   fy: number;
+  /** The principal point in pixels (the image's centre for the viewer's cameras; a capture camera's own). */
+  cx: number;
+  cy: number;
   near: number;
-  /** tan(fov / 2) horizontally and vertically. */
+  /** tan(fov / 2) horizontally and vertically (of the wider side where the principal point is off centre). */
   tanHalfX: number;
   tanHalfY: number;
   /** The camera's position in the world. */
@@ -39,6 +42,8 @@ export function rasterCamera(pose: OpeningCamera, width: number, height: number)
     viewProjection: Float64Array.from(viewProjection.elements),
     fx: width / 2 / tanHalfX,
     fy: height / 2 / tanHalfY,
+    cx: width / 2,
+    cy: height / 2,
     near: pose.near,
     tanHalfX,
     tanHalfY,

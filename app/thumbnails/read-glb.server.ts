@@ -43,7 +43,9 @@ async function readDocument(bytes: Uint8Array): Promise<Document> {
   return io.readJSON(json);
 }
 
-export async function readGlbScene(bytes: Uint8Array): Promise<MeshScene> {
+/** `maxTextureSize`: textures are scaled down to fit it (MAX_TEXTURE_SIZE for thumbnails; a scan's evaluation reads its whole atlas). */
+export async function readGlbScene(bytes: Uint8Array, options: { maxTextureSize?: number } = {}): Promise<MeshScene> {
+  const maxTextureSize = options.maxTextureSize ?? MAX_TEXTURE_SIZE;
   let document: Document;
   try {
     document = await readDocument(bytes);
@@ -63,7 +65,7 @@ export async function readGlbScene(bytes: Uint8Array): Promise<MeshScene> {
       const flattened = flattenPrimitive(node, primitive);
       if (!flattened) continue;
       pending.push(
-        readMaterial(primitive.getMaterial(), textures).then((material) => {
+        readMaterial(primitive.getMaterial(), textures, maxTextureSize).then((material) => {
           primitives.push({ ...flattened, material });
         }),
       );
@@ -157,14 +159,14 @@ function readFloats(accessor: Accessor, size: number): Float32Array {
 
 const WRAPS: Record<number, TextureWrap> = { 10497: "repeat", 33071: "clamp", 33648: "mirror" };
 
-async function readMaterial(material: Material | null, textures: Map<Texture, Promise<MeshTexture | null>>): Promise<MeshMaterial> {
+async function readMaterial(material: Material | null, textures: Map<Texture, Promise<MeshTexture | null>>, maxTextureSize: number): Promise<MeshMaterial> {
   if (!material) return { color: [1, 1, 1, 1], texture: null, unlit: false, doubleSided: false, alphaMode: "OPAQUE", alphaCutoff: 0.5 };
   const factor = material.getBaseColorFactor();
   const source = material.getBaseColorTexture();
   const info = material.getBaseColorTextureInfo();
   let texture: MeshTexture | null = null;
   if (source && (info?.getTexCoord() ?? 0) === 0) {
-    if (!textures.has(source)) textures.set(source, decodeTexture(source));
+    if (!textures.has(source)) textures.set(source, decodeTexture(source, maxTextureSize));
     const decoded = await textures.get(source)!;
     if (decoded) texture = { ...decoded, wrapS: WRAPS[info?.getWrapS() ?? 10497] ?? "repeat", wrapT: WRAPS[info?.getWrapT() ?? 10497] ?? "repeat" };
   }
@@ -178,13 +180,13 @@ async function readMaterial(material: Material | null, textures: Map<Texture, Pr
   };
 }
 
-async function decodeTexture(texture: Texture): Promise<MeshTexture | null> {
+async function decodeTexture(texture: Texture, maxTextureSize: number): Promise<MeshTexture | null> {
   const image = texture.getImage();
   if (!image) return null;
   try {
     const { data, info } = await sharp(image)
       .ensureAlpha()
-      .resize({ width: MAX_TEXTURE_SIZE, height: MAX_TEXTURE_SIZE, fit: "inside", withoutEnlargement: true })
+      .resize({ width: maxTextureSize, height: maxTextureSize, fit: "inside", withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
     const texels = new Float32Array(info.width * info.height * 4);

@@ -46,7 +46,9 @@ export function renderMesh(scene: MeshScene, camera: RasterCamera, background: R
     for (let c = 0; c < 3; c++) frame.display[i * 3 + c] = frame.covered[i] ? linearToSrgb(frame.linear[i * 3 + c]) : background[c];
   }
   for (const primitive of scene.primitives) if (primitive.material.alphaMode === "BLEND") drawPrimitive(frame, camera, primitive, true);
-  return { width, height, rgb: frame.display };
+  // Coverage: the opaque and masked surfaces (blended ones draw over them, not counted).
+  const alpha = Float32Array.from(frame.covered);
+  return { width, height, rgb: frame.display, alpha };
 }
 
 /** A clipped polygon's vertex: clip-space x, y, z, w and its barycentric weights in the source triangle. */
@@ -208,11 +210,10 @@ function createShader(primitive: MeshPrimitive, light: [number, number, number])
     }
     out[3] = a;
     if (material.unlit) {
-      // three applies tone mapping to unlit (MeshBasicMaterial) colours too.
-      const mapped = neutralToneMap([r, g, b]);
-      out[0] = mapped[0];
-      out[1] = mapped[1];
-      out[2] = mapped[2];
+      // Shown as stored, without tone mapping, as the viewer shows unlit materials (load-gltf.ts showUnlitAsStored).
+      out[0] = r;
+      out[1] = g;
+      out[2] = b;
       return;
     }
     let nx: number;

@@ -22,7 +22,7 @@ const MAX_ALPHA = 0.99;
 const OPAQUE_TRANSMITTANCE = 1e-4;
 
 export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background: Rgb): RenderedImage {
-  const { width, height, fx, fy, near } = camera;
+  const { width, height, fx, fy, cx: principalX, cy: principalY, near } = camera;
   const v = camera.view;
   const { positions, scales, rotations, opacities } = cloud;
   // Per visible splat: pixel centre, conic (A, B, C), footprint half-extent, depth.
@@ -45,8 +45,8 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
     const tz = v[2] * px + v[6] * py + v[10] * pz + v[14];
     const d = -tz; // three's camera looks down −Z
     if (!(d > near)) continue;
-    const sx = width / 2 + (fx * tx) / d;
-    const sy = height / 2 - (fy * ty) / d;
+    const sx = principalX + (fx * tx) / d;
+    const sy = principalY - (fy * ty) / d;
     // M = R·S (columns: the splat's axes scaled by its standard deviations), then W·M in the camera's frame.
     const qx = rotations[i * 4];
     const qy = rotations[i * 4 + 1];
@@ -152,14 +152,16 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
       }
     }
   }
+  const alpha = new Float32Array(width * height);
   for (let index = 0, count = width * height; index < count; index++) {
     const t = transmittance[index];
+    alpha[index] = 1 - t;
     for (let c = 0; c < 3; c++) {
       const value = color[index * 3 + c] + t * background[c];
       color[index * 3 + c] = value < 0 ? 0 : value > 1 ? 1 : value;
     }
   }
-  return { width, height, rgb: color };
+  return { width, height, rgb: color, alpha };
 }
 
 /** Indices of `depth` (all positive) from nearest to farthest: two 16-bit LSD radix passes over the float bits. */

@@ -58,6 +58,7 @@ export function downsample(image: RenderedImage, s: number): RenderedImage {
   const width = Math.floor(image.width / s);
   const height = Math.floor(image.height / s);
   const rgb = new Float32Array(width * height * 3);
+  const alpha = image.alpha ? new Float32Array(width * height) : undefined;
   const weight = 1 / (s * s);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -66,9 +67,14 @@ export function downsample(image: RenderedImage, s: number): RenderedImage {
         for (let dy = 0; dy < s; dy++) for (let dx = 0; dx < s; dx++) sum += image.rgb[((y * s + dy) * image.width + x * s + dx) * 3 + c];
         rgb[(y * width + x) * 3 + c] = sum * weight;
       }
+      if (alpha && image.alpha) {
+        let sum = 0;
+        for (let dy = 0; dy < s; dy++) for (let dx = 0; dx < s; dx++) sum += image.alpha[(y * s + dy) * image.width + x * s + dx];
+        alpha[y * width + x] = sum * weight;
+      }
     }
   }
-  return { width, height, rgb };
+  return { width, height, rgb, alpha };
 }
 
 /** 8-bit RGB pixels of a rendered image. */

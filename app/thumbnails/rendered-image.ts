@@ -3,4 +3,6 @@ export interface RenderedImage {
   width: number;
   height: number;
   rgb: Float32Array;
+  /** How much of each pixel the model covers (0..1, before the background), one value a pixel. */
+  alpha?: Float32Array;
 }

@@ -10,7 +10,8 @@ import { denseStage } from "./stages/dense.server";
 import { exportStage } from "./stages/export.server";
 import { meshStage } from "./stages/mesh.server";
 import { framesStage, ingestStage } from "./stages/input.server";
-import { evaluationStage, splatStage } from "./stages/splat.server";
+import { evaluationStage } from "./stages/evaluation.server";
+import { splatStage } from "./stages/splat.server";
 
 /** The stages with manifests, in order (publish follows, in app/worker/outcome.server.ts). */
 export const PIPELINE: StageDefinition[] = [
@@ -22,8 +23,8 @@ export const PIPELINE: StageDefinition[] = [
   denseStage,
   meshStage,
   splatStage,
-  evaluationStage,
   exportStage,
+  evaluationStage,
 ] as StageDefinition[];
 
 export interface StageTiming {
@@ -86,6 +87,8 @@ export async function runStages(input: {
   reporter: PipelineReporter;
   /** Absolute deadline for the whole job (ms since epoch). */
   deadline?: number;
+  /** Stop after this stage (tests and benches that need only the first stages). */
+  until?: StageName;
 }): Promise<PipelineOutcome> {
   const { job, config, signal, reporter } = input;
   const dir = jobDir(config, job.id);
@@ -166,6 +169,7 @@ export async function runStages(input: {
       const mapping = results.mapping as MappingResult;
       if (!mapping.gate.passed) return { kind: "gate_failed", mapping, results, timings, checkpoints };
     }
+    if (stage.name === input.until) break;
   }
   return { kind: "finished", results, timings, checkpoints };
 }

@@ -2,7 +2,7 @@ import type { WorkerConfig } from "./config.server";
 import type { RunToolOptions } from "./run-tool.server";
 
 /** The pipeline's stages in order (DESIGN §5). Publish is the last and has no manifest. */
-export const STAGE_NAMES = ["ingest", "frames", "features", "matching", "mapping", "dense", "mesh", "splat", "evaluation", "export", "publish"] as const;
+export const STAGE_NAMES = ["ingest", "frames", "features", "matching", "mapping", "dense", "mesh", "splat", "export", "evaluation", "publish"] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** What the owner reads while a stage runs (Item.statusDetail). */

@@ -9,7 +9,7 @@ import type { BrowserContext, CDPSession, Page, Response as PageResponse } from 
 import type { DeclaredModelType } from "~/lib/model-format";
 import { compressGlbForWeb } from "~/worker/web-glb.server";
 import { PNG } from "pngjs";
-import { psnr } from "~/worker/image-metrics";
+import { psnr } from "~/worker/evaluation/image-quality";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { SHARED_DATA } from "../setup/shared-data";
@@ -297,7 +297,7 @@ test("the embed draws the coarse level's early splats before three.js and Spark 
   const sparkShot = await viewerShot();
   const [a, b] = [PNG.sync.read(earlyShot), PNG.sync.read(sparkShot)];
   // Above the bottom strip, where the progress bar (masked) and then the toolbar sit.
-  const rgb = (image: PNG) => Uint8Array.from(image.data.subarray(0, image.width * (image.height - 60) * 4).filter((_, i) => i % 4 !== 3));
+  const rgb = (image: PNG) => ({ width: image.width, height: image.height - 60, rgb: Uint8Array.from(image.data.subarray(0, image.width * (image.height - 60) * 4).filter((_, i) => i % 4 !== 3)) });
   const similarity = psnr(rgb(a), rgb(b));
   writeFileSync(path.join(TMP, "early-splats.png"), earlyShot);
   writeFileSync(path.join(TMP, "early-splats-then-model.png"), sparkShot);

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -202,7 +202,7 @@ describe("an image-set scan", () => {
       // Finished stages were not run again: their manifests matched, their work came from the checkpoint.
       for (const stage of ["ingest", "frames", "features"]) expect(metrics.stages[stage]).toMatchObject({ skipped: true, attempt: 1 });
       for (const stage of ["matching", "mapping", "dense", "mesh"]) expect(metrics.stages[stage]).toMatchObject({ skipped: true, attempt: 2 });
-      for (const stage of ["splat", "evaluation", "export"]) expect(metrics.stages[stage]).toMatchObject({ skipped: false, attempt: 3 });
+      for (const stage of ["splat", "export", "evaluation"]) expect(metrics.stages[stage]).toMatchObject({ skipped: false, attempt: 3 });
       // The orphaned matcher of the first worker was stopped before the job ran again.
       for (const pid of orphanPids) expect(() => process.kill(-pid, 0)).toThrow();
 
@@ -228,13 +228,20 @@ describe("an image-set scan", () => {
       expect(metrics.dense.points).toBeGreaterThan(5 * metrics.points);
       expect(metrics.dense.fusedPoints).toBeGreaterThanOrEqual(metrics.dense.points);
 
-      // A trained splat (not a preview), resumed from the second worker's checkpoint, scored on held-out views.
-      console.warn(`[scan] training: ${JSON.stringify(metrics.training)}; held-out PSNR ${metrics.psnr} dB, SSIM ${metrics.ssim} on ${metrics.evaluatedViews} views (budget ${TRAIN_MINUTES} min)`);
+      // A trained splat (not a preview), resumed from the second worker's checkpoint; the delivered splat and mesh
+      // scored on the test views over the whole frame (the evaluation stage).
+      console.warn(
+        `[scan] training: ${JSON.stringify(metrics.training)}; delivered on ${metrics.evaluatedViews} test views: splat ${metrics.psnr} dB / SSIM ${metrics.ssim} ` +
+          `(covers ${metrics.splatCoverage}), mesh ${metrics.meshPsnr} dB / SSIM ${metrics.meshSsim} (covers ${metrics.meshCoverage}); validation ${JSON.stringify(metrics.validation)} (budget ${TRAIN_MINUTES} min)`,
+      );
       expect(metrics.preview).toBe(false);
       expect(metrics.trainer).toBe("scanroom-cpu");
       expect(metrics.training.resumedFrom).toBeGreaterThan(0);
       expect(metrics.evaluatedViews).toBe(metrics.heldOutFrames);
+      expect(metrics.validation.views).toBe(Math.ceil((set.files.length - 4) / 8));
       expect(metrics.psnr).toBeGreaterThanOrEqual(24);
+      expect(metrics.splatCoverage).toBeGreaterThan(0.95);
+      expect(metrics.meshPsnr).toBeGreaterThanOrEqual(18);
 
       // The owner sees a ready, trained model that opens from the first capture camera.
       const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });
@@ -266,6 +273,41 @@ describe("an image-set scan", () => {
       expect(Array.from(sog.subarray(0, 4))).toEqual([0x50, 0x4b, 0x03, 0x04]);
       expect(sog.length).toBe(metrics.delivery.bytes);
       expect(sog.length).toBeLessThan(ply.length);
+
+      // The owner's figure is of what is delivered, measured right: training views scored through the held-out
+      // path (the published .sog and sparse model, the uploaded photo undistorted by COLMAP) score within 1 dB of
+      // what the trainer measured on them before cropping and export.
+      {
+        const { evaluateViews } = await import("~/worker/evaluation/delivered-quality.server");
+        const { readSplatCloud } = await import("~/thumbnails/read-splats.server");
+        const { parseHexColor } = await import("~/thumbnails/color");
+        const { DEFAULT_BACKGROUND } = await import("~/viewer/background");
+        const dir = mkdtempSync(path.join(os.tmpdir(), "scanroom-train-view-"));
+        mkdirSync(path.join(dir, "images"));
+        mkdirSync(path.join(dir, "sparse"));
+        for (const name of ["cameras.txt", "images.txt", "points3D.txt"]) writeFileSync(path.join(dir, "sparse", name), await readText(`${metrics.outputs.sparse}${name}`));
+        const trainViews = metrics.training.log.trainViews as Array<{ name: string; psnr: number }>;
+        expect(trainViews.length).toBeGreaterThanOrEqual(2);
+        for (const view of trainViews) copyFileSync(set.files[Number(view.name.slice(6, 9)) - 1], path.join(dir, "images", view.name));
+        const scores = await evaluateViews({
+          images: path.join(dir, "images"),
+          sparse: path.join(dir, "sparse"),
+          names: trainViews.map((v) => v.name),
+          workDir: path.join(dir, "work"),
+          model: { splat: await readSplatCloud(sog, "sog"), mesh: null },
+          background: parseHexColor(DEFAULT_BACKGROUND),
+          colmap: async (args) => {
+            execFileSync(process.env.COLMAP_BIN ?? "colmap", args, { env: { ...process.env, QT_QPA_PLATFORM: "offscreen" }, stdio: "ignore" });
+          },
+        });
+        for (const view of trainViews) {
+          const delivered = scores.find((s) => s.name === view.name)!.splat!;
+          console.warn(`[scan] training view ${view.name}: the trainer measured ${view.psnr.toFixed(2)} dB; the delivered splat through the held-out path ${delivered.psnr} dB (bound: within 1 dB)`);
+          expect(Math.abs(delivered.psnr - view.psnr)).toBeLessThanOrEqual(1);
+        }
+        rmSync(dir, { recursive: true, force: true });
+      }
+
       // The capture photo is the thumbnail at first; the thumbnail job then replaces it with a render of
       // the published splat from the opening view (its key named auto-…, a 640×480 WebP).
       const rendered = await waitFor(

@@ -66,6 +66,8 @@ export function alignSimilarity(
   errors: number[];
   /** Maps any point of the estimated frame into the truth's frame (the alignment found). */
   apply: (p: Vec3) => Vec3;
+  /** The alignment's rotation (row-major 3×3, estimated frame → truth's frame). */
+  rotation: number[][];
 } {
   const ca = centroid(estimated);
   const cb = centroid(truth);
@@ -94,5 +96,5 @@ export function alignSimilarity(
     const d = [p[0] - ca[0], p[1] - ca[1], p[2] - ca[2]];
     return R.map((row, k) => scale * (row[0] * d[0] + row[1] * d[1] + row[2] * d[2]) + cb[k]) as Vec3;
   };
-  return { rmse: Math.sqrt(errors.reduce((s, e) => s + e * e, 0) / errors.length), scale, maxError: Math.max(...errors), errors, apply };
+  return { rmse: Math.sqrt(errors.reduce((s, e) => s + e * e, 0) / errors.length), scale, maxError: Math.max(...errors), errors, apply, rotation: R };
 }

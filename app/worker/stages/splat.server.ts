@@ -2,17 +2,15 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parsePoints } from "../colmap-model";
-import { psnr, ssim } from "../image-metrics";
-import { imageSize } from "../image-size";
 import { z } from "zod";
 import { logger } from "~/lib/logger.server";
+import { DEFAULT_BACKGROUND } from "~/viewer/background";
 import { expandPlaceholders, splitCommandLine, ToolError } from "../run-tool.server";
 import { readDensePly } from "../dense-points";
 import { denseSplatsFromPoints, encodeSplatPly, previewSplatsFromPoints, validateSplatPly } from "../splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import { parseNativeProgress, parseTrainerProgress } from "../tool-progress";
-import type { MappingResult } from "./colmap.server";
-import type { FramesResult } from "./input.server";
+import { framesKeptOut, type FramesResult } from "./input.server";
 
 export interface SplatResult {
   splats: number;
@@ -26,25 +24,19 @@ export interface SplatResult {
   resumedFrom?: number;
   /** Why training failed and the untrained splat was published instead. */
   failure?: string | null;
+  /**
+   * The CPU trainer's own log, before cropping and export: mean PSNR of the validation views and of a few training
+   * views (each named), drawn at the dataset's size on the training background. Not the scan's quality (the
+   * evaluation stage measures the delivered model).
+   */
+  log?: { validationPsnr: number | null; trainViews: Array<{ name: string; psnr: number }> };
 }
 
 /** The name our CPU trainer is recorded under. */
 export const CPU_TRAINER = "scanroom-cpu";
 const CHECKPOINT = "train/checkpoint.bin";
-
-export interface EvaluationResult {
-  registeredRatio: number;
-  registeredImages: number;
-  totalImages: number;
-  meanReprojectionError: number;
-  points: number;
-  splats: number;
-  heldOutFrames: number;
-  /** Only for a trained splat whose trainer rendered the held-out views. */
-  psnr: number | null;
-  ssim: number | null;
-  evaluatedViews: number;
-}
+/** About this many sky splats start far out in the directions the cameras see (native/train/sky.h). */
+export const SKY_SPLATS = 2000;
 
 /** The trainer's name for the record (its program, never its arguments). */
 function trainerName(template: string) {
@@ -71,8 +63,8 @@ async function newestPly(dir: string): Promise<string | null> {
 /**
  * With SCAN_TRAINER_COMMAND set (a GPU worker, docs/scan-worker.md): undistort the images, lay out
  * a COLMAP dataset (images/, sparse/0/), run the trainer as its own process and take the .ply it
- * writes. Held-out frames are listed in {holdout}; a trainer that renders them into {renders}
- * (same file names) gets PSNR/SSIM in the evaluation.
+ * writes. The test and validation frames are listed in {holdout}: it must not train on them. The
+ * evaluation stage scores the delivered model itself, so renders a trainer leaves in {renders} are not read.
  */
 async function trainSplat(ctx: StageContext, template: string): Promise<string> {
   const frames = ctx.results.frames as FramesResult;
@@ -86,7 +78,7 @@ async function trainSplat(ctx: StageContext, template: string): Promise<string> 
   for (const name of ["cameras.bin", "images.bin", "points3D.bin"]) {
     await rename(ctx.path(`dataset/sparse/${name}`), ctx.path(`dataset/sparse/0/${name}`));
   }
-  await writeFile(ctx.path("dataset/holdout.txt"), frames.holdout.join("\n") + "\n");
+  await writeFile(ctx.path("dataset/holdout.txt"), framesKeptOut(frames).join("\n") + "\n");
   await mkdir(ctx.path("trainer-output"), { recursive: true });
   await mkdir(ctx.path("renders"), { recursive: true });
   const args = expandPlaceholders(splitCommandLine(template), {
@@ -147,8 +139,9 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
   const frames = ctx.results.frames as FramesResult;
   const data = await trainingDataset(ctx);
   await mkdir(ctx.path("train"), { recursive: true });
-  await rm(ctx.path("splat/renders"), { recursive: true, force: true });
+  // The test views are never read; the validation views are scored as the training's own log, never trained on.
   await writeFile(ctx.path("train/holdout.txt"), frames.holdout.join("\n") + "\n");
+  await writeFile(ctx.path("train/validation.txt"), (frames.validation ?? []).join("\n") + "\n");
   const resume = await ctx.checkpoint.restore(CHECKPOINT);
   let mirrored: Promise<void> = Promise.resolve();
   const config = ctx.config;
@@ -160,7 +153,7 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
       "--init", data.init,
       "--holdout", ctx.path("train/holdout.txt"),
       "--output", ctx.path("splat/model.ply"),
-      "--renders", ctx.path("splat/renders"),
+      "--validation", ctx.path("train/validation.txt"),
       "--metrics", ctx.path("train/metrics.json"),
       "--checkpoint", ctx.path(CHECKPOINT),
       "--checkpoint-seconds", String(config.SCAN_TRAIN_CHECKPOINT_SECONDS),
@@ -172,6 +165,9 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
       "--ssim-weight", String(config.SCAN_TRAIN_SSIM_WEIGHT),
       "--opacity-reset-every", String(config.SCAN_TRAIN_OPACITY_RESET_EVERY),
       "--threads", String(config.SCAN_THREADS),
+      // What the viewer shows behind the model: whatever differs from it in the photos must be splats.
+      "--background", DEFAULT_BACKGROUND.replace("#", ""),
+      "--sky-splats", String(SKY_SPLATS),
       ...(data.roi ? ["--roi", data.roi] : []),
     ],
     parser: parseNativeProgress,
@@ -191,10 +187,17 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
     minutes: Math.round((metrics.seconds / 60) * 100) / 100,
     resumedFrom: metrics.resumedFrom,
     failure: null,
+    log: { validationPsnr: metrics.validationPsnr >= 0 ? Math.round(metrics.validationPsnr * 100) / 100 : null, trainViews: metrics.trainViews },
   };
 }
 
-const trainMetricsSchema = z.object({ iterations: z.number().int().nonnegative(), resumedFrom: z.number().int().nonnegative(), seconds: z.number().nonnegative() });
+const trainMetricsSchema = z.object({
+  iterations: z.number().int().nonnegative(),
+  resumedFrom: z.number().int().nonnegative(),
+  seconds: z.number().nonnegative(),
+  validationPsnr: z.number(),
+  trainViews: z.array(z.object({ name: z.string(), psnr: z.number() })),
+});
 
 /** The splat without training: one flat gaussian per dense point (issue 14), else one per sparse point. */
 async function untrainedSplat(ctx: StageContext, failure: string | null): Promise<SplatResult> {
@@ -207,7 +210,6 @@ async function untrainedSplat(ctx: StageContext, failure: string | null): Promis
     splats = previewSplatsFromPoints(parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8")));
   }
   await writeFile(ctx.path("splat/model.ply"), encodeSplatPly(splats));
-  await rm(ctx.path("splat/renders"), { recursive: true, force: true });
   return { splats: splats.count, trained: false, trainer: null, failure };
 }
 
@@ -215,7 +217,8 @@ export const splatStage: StageDefinition<SplatResult> = {
   name: "splat",
   // 3: the CPU trainer trains coarse-to-fine (half resolution for the first quarter of the budget).
   // 4: it resets opacities while densifying (SCAN_TRAIN_OPACITY_RESET_EVERY).
-  version: 4,
+  // 5: test views unread, validation views kept out; trained on the viewer's background with sky splats (issue 38).
+  version: 5,
   outputs: ["splat"],
   params: (ctx) => {
     const gpu = ctx.config.SCAN_TRAINER_COMMAND ?? null;
@@ -230,6 +233,8 @@ export const splatStage: StageDefinition<SplatResult> = {
             sh: ctx.config.SCAN_TRAIN_SH_DEGREE,
             ssim: ctx.config.SCAN_TRAIN_SSIM_WEIGHT,
             opacityReset: ctx.config.SCAN_TRAIN_OPACITY_RESET_EVERY,
+            background: DEFAULT_BACKGROUND,
+            sky: SKY_SPLATS,
           },
     };
   },
@@ -241,10 +246,7 @@ export const splatStage: StageDefinition<SplatResult> = {
       const ply = await trainSplat(ctx, template);
       const { count } = validateSplatPly(await readFile(ply));
       await copyFile(ply, ctx.path("splat/model.ply"));
-      // The renders of held-out views are the evaluation's input; keep them with the splat.
-      await rm(ctx.path("splat/renders"), { recursive: true, force: true });
-      if (existsSync(ctx.path("renders"))) await rename(ctx.path("renders"), ctx.path("splat/renders"));
-      for (const dir of ["dataset", "trainer-output"]) await rm(ctx.path(dir), { recursive: true, force: true });
+      for (const dir of ["dataset", "trainer-output", "renders"]) await rm(ctx.path(dir), { recursive: true, force: true });
       return { splats: count, trained: true, trainer: trainerName(template) };
     }
     if (ctx.config.SCAN_TRAIN_MINUTES === 0) {
@@ -263,56 +265,5 @@ export const splatStage: StageDefinition<SplatResult> = {
     } finally {
       await rm(ctx.path("train-data"), { recursive: true, force: true });
     }
-  },
-};
-
-/** Decodes an image to 8-bit RGB at a given size with ffmpeg. */
-async function decodeRgb(ctx: StageContext, file: string, width: number, height: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  await ctx.tool({
-    command: ctx.config.FFMPEG_BIN,
-    args: ["-hide_banner", "-loglevel", "error", "-i", file, "-vf", `scale=${width}:${height}`, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
-    onStdout: (chunk) => chunks.push(chunk),
-  });
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-
-export const evaluationStage: StageDefinition<EvaluationResult> = {
-  name: "evaluation",
-  version: 1,
-  outputs: [],
-  params: () => ({ every: 8 }),
-  async run(ctx) {
-    const frames = ctx.results.frames as FramesResult;
-    const mapping = ctx.results.mapping as MappingResult;
-    const splat = ctx.results.splat as SplatResult;
-    const scores: Array<{ psnr: number; ssim: number }> = [];
-    if (splat.trained) {
-      for (const [i, name] of frames.holdout.entries()) {
-        const base = name.replace(/\.[^.]+$/, "");
-        const render = [".png", ".jpg", ".jpeg"].map((ext) => ctx.path(`splat/renders/${base}${ext}`)).find(existsSync);
-        if (!render) continue;
-        const size = imageSize(new Uint8Array(await readFile(render)));
-        if (!size) continue;
-        const rendered = await decodeRgb(ctx, render, size.width, size.height);
-        const truth = await decodeRgb(ctx, ctx.path(`images/${name}`), size.width, size.height);
-        scores.push({ psnr: psnr(rendered, truth), ssim: ssim(rendered, truth, size.width, size.height) });
-        ctx.progress((i + 1) / frames.holdout.length);
-      }
-    }
-    const mean = (values: number[]) => (values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000 : null);
-    return {
-      registeredRatio: mapping.total ? Math.round((mapping.registered / mapping.total) * 1000) / 1000 : 0,
-      registeredImages: mapping.registered,
-      totalImages: mapping.total,
-      meanReprojectionError: mapping.meanReprojectionError,
-      points: mapping.points,
-      splats: splat.splats,
-      heldOutFrames: frames.holdout.length,
-      psnr: mean(scores.map((s) => s.psnr).filter(Number.isFinite)),
-      ssim: mean(scores.map((s) => s.ssim)),
-      evaluatedViews: scores.length,
-    };
   },
 };
