@@ -1,17 +1,18 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cameraCenter, parseImages, rotationMatrix } from "../colmap-model";
-import { cropPoints, readDensePly, readVisibilityCounts, regionOfInterest, type RegionOfInterest } from "../dense-points";
+import { cropPoints, readDensePly, readVisibilityCounts, regionOfInterest, REGION_RULE, type RegionOfInterest } from "../dense-points";
 import { encodeOrientedPointsPly } from "../splat-ply";
 import type { StageDefinition } from "../stage";
 import { parseNativeProgress } from "../tool-progress";
-import type { FramesResult } from "./input.server";
+import { framesKeptOut, type FramesResult } from "./input.server";
 
 /**
  * Dense geometry (issue 14, DESIGN §6): COLMAP undistorts the frames to the working size, our sr-stereo
  * (native/stereo, decision 032) computes depth and normal maps by PatchMatch with geometric consistency, COLMAP's
- * stereo_fusion fuses them into coloured points with normals, and the points are cropped to what the
- * cameras look at. Held-out frames take no part (their evaluation stays honest).
+ * stereo_fusion fuses them into coloured points with normals, and the points are cropped to the region the
+ * cameras saw well (a box around the well-seen points, whatever the capture's shape: issue 38 item 5).
+ * Held-out frames take no part (their evaluation stays honest).
  */
 export interface DenseResult {
   /** Why there is no dense geometry (then later stages work from the sparse points). */
@@ -42,9 +43,10 @@ const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 
 export const denseStage: StageDefinition<DenseResult> = {
   name: "dense",
-  version: 2,
+  // 3: the region of interest is a box around the well-seen points, not a sphere where the optical axes meet (issue 38 item 5).
+  version: 3,
   outputs: DENSE_OUTPUTS,
-  params: (ctx) => ({ dense: ctx.config.SCAN_DENSE, working: WORKING_SIZE, stereo: STEREO_SIZE, minViews: MIN_VIEWS }),
+  params: (ctx) => ({ dense: ctx.config.SCAN_DENSE, working: WORKING_SIZE, stereo: STEREO_SIZE, minViews: MIN_VIEWS, region: REGION_RULE }),
   async run(ctx) {
     await rm(ctx.path("dense"), { recursive: true, force: true });
     if (ctx.config.SCAN_DENSE === "off") return { skipped: "dense reconstruction is off on this worker" };
@@ -59,7 +61,7 @@ export const denseStage: StageDefinition<DenseResult> = {
     timings.undistort = seconds(started);
     ctx.progress(0.1);
     started = Date.now();
-    await writeFile(ctx.path("dense/holdout.txt"), frames.holdout.join("\n") + "\n");
+    await writeFile(ctx.path("dense/holdout.txt"), framesKeptOut(frames).join("\n") + "\n");
     await ctx.tool({
       command: ctx.native("sr-stereo"),
       args: ["--workspace", ctx.path("dense"), "--skip", ctx.path("dense/holdout.txt"), "--size", String(STEREO_SIZE), "--threads", String(ctx.config.SCAN_THREADS)],
@@ -98,16 +100,17 @@ export const denseStage: StageDefinition<DenseResult> = {
       const r = rotationMatrix(image.q);
       return { centre: cameraCenter(image), axis: [r[6], r[7], r[8]] as [number, number, number] };
     });
-    // The mapping stage centred the scan on its points' median: that is where to look when the axes do not meet.
-    const roi = regionOfInterest(cameras, [0, 0, 0]);
-    const kept = cropPoints(fused, visibility, roi, MIN_VIEWS);
+    // From the points the cameras saw well, not from where the cameras stand or look: a capture may circle its
+    // subject, face one wall, or walk through a room or down a street (issue 38 item 5).
+    const roi = regionOfInterest({ positions: fused.positions, visibility, cameras, minViews: MIN_VIEWS });
+    const kept = roi ? cropPoints({ points: fused, visibility, region: roi, cameras, minViews: MIN_VIEWS }) : null;
     timings.crop = seconds(started);
-    if (kept.count < MIN_DENSE_POINTS) {
+    if (!roi || !kept || kept.count < MIN_DENSE_POINTS) {
       await rm(ctx.path("dense"), { recursive: true, force: true });
       return {
-        skipped: `Only ${kept.count} points of the subject could be measured in depth (${MIN_DENSE_POINTS} are needed for a dense model). ${ADVICE}`,
+        skipped: `Only ${kept?.count ?? 0} points of the subject could be measured in depth (${MIN_DENSE_POINTS} are needed for a dense model). ${ADVICE}`,
         fusedPoints: fused.count,
-        points: kept.count,
+        points: kept?.count ?? 0,
         seconds: timings,
       };
     }
@@ -117,6 +120,6 @@ export const denseStage: StageDefinition<DenseResult> = {
     await rm(ctx.path("dense/stereo"), { recursive: true, force: true });
     await mkdir(ctx.path("dense"), { recursive: true });
     ctx.progress(1);
-    return { skipped: null, images: images.length - frames.holdout.length, fusedPoints: fused.count, points: kept.count, roi, workingSize: WORKING_SIZE, seconds: timings };
+    return { skipped: null, images: images.length - framesKeptOut(frames).length, fusedPoints: fused.count, points: kept.count, roi, workingSize: WORKING_SIZE, seconds: timings };
   },
 };

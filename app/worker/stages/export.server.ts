@@ -61,8 +61,10 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
     // Triangles as the mesh stage counted them (its GLB draws faces without shared vertices).
     return { result: { bytes: glb.length, vertices: textured.vertices ?? 0, triangles: textured.triangles ?? 0 }, skipped: null };
   }
+  // A dense scan whose textured mesh failed: the owner is told why (issue 38 item 7), with no vertex-coloured stand-in.
   const dense = ctx.results.dense as DenseResult | undefined;
-  if (dense && !dense.skipped && dense.roi && existsSync(ctx.path("dense/points.ply"))) return exportDenseMesh(ctx, dense.roi);
+  if (dense && !dense.skipped) return { result: null, skipped: textured?.skipped ?? "the textured mesh was not built" };
+  // Without dense geometry: a vertex-coloured surface of the sparse points.
   const points = parsePoints(await readFile(ctx.path("sparse-txt/points3D.txt"), "utf8"));
   const images = parseImages(await readFile(ctx.path("sparse-txt/images.txt"), "utf8"));
   const keep: number[] = [];
@@ -92,15 +94,6 @@ async function exportMesh(ctx: StageContext): Promise<{ result: ExportResult["gl
   await mkdir(ctx.path("export-mesh"), { recursive: true });
   await writeFile(ctx.path("export-mesh/points.ply"), encodeOrientedPointsPly(positions, normals, colors));
   return poissonGlb(ctx, { input: ctx.path("export-mesh/points.ply"), depth: ctx.config.SCAN_MESH_DEPTH, roi: null });
-}
-
-/**
- * The mesh of a scan with dense geometry: COLMAP's Poisson mesher on the cropped dense points (normals from
- * fusion), trimmed by density, then every triangle outside the region of interest removed (the solver
- * closes the surface far from the points), with vertex colours from the points.
- */
-async function exportDenseMesh(ctx: StageContext, roi: RegionOfInterest): Promise<{ result: ExportResult["glb"]; skipped: string | null }> {
-  return poissonGlb(ctx, { input: ctx.path("dense/points.ply"), depth: Math.max(ctx.config.SCAN_MESH_DEPTH, 9), roi });
 }
 
 /**
@@ -179,7 +172,9 @@ async function exportDeliveryCopy(ctx: StageContext, splats: number): Promise<{ 
 
 export const exportStage: StageDefinition<ExportResult> = {
   name: "export",
-  version: 3,
+  // 4: a dense scan's Poisson mesh cut to the region's box, and the opening view aimed at the box's centre (issue 38 item 5).
+  // 5: a dense scan without its textured mesh gets none, with the reason (no vertex-coloured stand-in; issue 38 item 7).
+  version: 5,
   outputs: ["export"],
   params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, depth: ctx.config.SCAN_MESH_DEPTH, trim: POISSON_TRIM }),
   async run(ctx) {

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { readDensePly, type RegionOfInterest } from "../dense-points";
 import { medianSpacing, removeSmallComponents, removeUnsupportedFaces, simplifyToBudget, SUPPORT_IN_SPACINGS, supportOptions, trimByDensity } from "../mesh-cleanup";
 import { parsePoints } from "../colmap-model";
-import { dominantPlane, refinePlane, snapToPlane } from "../ground-plane";
+import { groundPlane, refinePlane, snapToPlane } from "../ground-plane";
 import { cropMesh, readMeshPly, validateGlb, type Mesh } from "../mesh-glb";
 import { assertValidGltf } from "../gltf-validation.server";
 import { ToolError } from "../run-tool.server";
@@ -11,7 +11,8 @@ import { encodeTexturedGlb, parseTexturedObj } from "../textured-glb";
 import { parseNativeProgress } from "../tool-progress";
 import { compressGlbForWeb, summarizeWebGlb } from "../web-glb.server";
 import type { DenseResult } from "./dense.server";
-import type { FramesResult } from "./input.server";
+import { spread } from "../frame-selection";
+import { framesKeptOut, type FramesResult } from "./input.server";
 
 export const MESH_FILE = "mesh/model.glb";
 export const MESH_LITE_FILE = "mesh/model-lite.glb";
@@ -57,8 +58,15 @@ const MIN_COMPONENT_SHARE = 0.01;
  */
 const GROUND_SNAP_SPACINGS = 1.5;
 const MIN_GROUND_SHARE = 0.2;
+/** The ground's normal is within this many degrees of the upright frame's vertical (and the plane below the region's centre). */
+const GROUND_MAX_TILT_DEG = 25;
 /** The photos the texture is baked from are undistorted at up to this long side (px). */
 const TEXTURE_VIEW_SIZE = 1600;
+/**
+ * At most this many photos paint the texture, spread over the capture: every frame of a 300-frame video at 1600 px
+ * would take sr-texture over 5 GB and more than its time limit, and the video's mesh came out vertex-coloured.
+ */
+const MAX_TEXTURE_VIEWS = 60;
 /** Largest atlas side (texels) of the main level (the light one: 2048). */
 const ATLAS_MAX = 4096;
 
@@ -147,8 +155,9 @@ async function cleanSurface(
   let mesh = cleaned.mesh;
   // The ground under the object is flat; the noise of the points it was meshed from is not (decision 031). It
   // goes where the structure-from-motion points measured it: the dense surface sits a little above (decision 032).
+  // Only a level plane below the region's centre is ground: a facade's or a courtyard's wall is not (issue 38 item 5).
   const groundReach = GROUND_SNAP_SPACINGS * spacing;
-  const ground = dominantPlane(mesh.positions, groundReach);
+  const ground = groundPlane({ positions: mesh.positions, threshold: groundReach, centre: roi.center, maxTiltDeg: GROUND_MAX_TILT_DEG });
   let groundVertices = 0;
   let groundPoints = 0;
   if (ground && ground.share >= MIN_GROUND_SHARE) {
@@ -208,19 +217,32 @@ async function texturedLevel(ctx: StageContext, surface: Mesh, level: Level, pro
 async function buildMesh(ctx: StageContext, roi: RegionOfInterest): Promise<MeshResult> {
   const timings: Record<string, number> = {};
   let started = Date.now();
+  // The photos that paint the texture: training frames only (test and validation frames judge the result), at
+  // most MAX_TEXTURE_VIEWS of them spread over the capture; the others are skipped by sr-texture.
+  const frames = ctx.results.frames as FramesResult;
+  const keptOut = new Set(framesKeptOut(frames));
+  const painters = spread(frames.frames.filter((name) => !keptOut.has(name)), MAX_TEXTURE_VIEWS);
+  const chosen = new Set(painters);
+  await writeFile(ctx.path("mesh/texture-views.txt"), painters.join("\n") + "\n");
+  await writeFile(ctx.path("mesh/holdout.txt"), frames.frames.filter((name) => !chosen.has(name)).join("\n") + "\n");
   const undistortFailed = await attempt("undistorting the photos for the texture", () =>
     ctx.tool({
       command: ctx.config.COLMAP_BIN,
-      args: ["image_undistorter", "--image_path", ctx.path("images"), "--input_path", ctx.path("sparse"), "--output_path", ctx.path("mesh/texture-views"), "--output_type", "COLMAP", "--max_image_size", String(TEXTURE_VIEW_SIZE)],
+      args: [
+        "image_undistorter",
+        "--image_path", ctx.path("images"),
+        "--input_path", ctx.path("sparse"),
+        "--output_path", ctx.path("mesh/texture-views"),
+        "--output_type", "COLMAP",
+        "--max_image_size", String(TEXTURE_VIEW_SIZE),
+        "--image_list_path", ctx.path("mesh/texture-views.txt"),
+      ],
       env: { QT_QPA_PLATFORM: "offscreen" },
       timeoutMs: ctx.config.SCAN_MESH_TIMEOUT_SECONDS * 1000,
     }),
   );
   if (undistortFailed) return { skipped: undistortFailed, seconds: timings };
   timings.undistort = seconds(started);
-  // Held-out frames judge the result: they must not paint it.
-  const frames = ctx.results.frames as FramesResult | undefined;
-  await writeFile(ctx.path("mesh/holdout.txt"), (frames?.holdout ?? []).join("\n") + "\n");
   ctx.progress(0.1);
 
   started = Date.now();
@@ -271,9 +293,11 @@ export const meshStage: StageDefinition<MeshResult> = {
   // 4: surface continued past the measured points removed (removeUnsupportedFaces).
   // 5: the ground's vertices put on its plane (snapToPlane).
   // 6: Poisson trimmed by its density distribution; the ground refitted to the sparse points; one photo per patch (decision 034).
-  version: 6,
+  // 7: cut to the region's box (not a sphere), and the ground only a level plane below its centre (issue 38 item 5).
+  // 8: at most MAX_TEXTURE_VIEWS training frames paint the texture; validation frames never do (issue 38).
+  version: 8,
   outputs: [MESH_FILE, MESH_LITE_FILE],
-  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: [POISSON_WRITE_DENSITIES, TRIM_BELOW_MEDIAN], minComponent: MIN_COMPONENT_SHARE, support: SUPPORT_IN_SPACINGS, ground: [GROUND_SNAP_SPACINGS, MIN_GROUND_SHARE], views: TEXTURE_VIEW_SIZE, atlas: ATLAS_MAX }),
+  params: (ctx) => ({ mesh: ctx.config.SCAN_MESH, levels: LEVELS, depth: POISSON_DEPTH, trim: [POISSON_WRITE_DENSITIES, TRIM_BELOW_MEDIAN], minComponent: MIN_COMPONENT_SHARE, support: SUPPORT_IN_SPACINGS, ground: [GROUND_SNAP_SPACINGS, MIN_GROUND_SHARE, GROUND_MAX_TILT_DEG], views: TEXTURE_VIEW_SIZE, painters: MAX_TEXTURE_VIEWS, atlas: ATLAS_MAX }),
   async run(ctx) {
     await rm(ctx.path("mesh"), { recursive: true, force: true });
     if (ctx.config.SCAN_MESH === "off") return { skipped: "mesh building is off on this worker" };
@@ -289,7 +313,7 @@ export const meshStage: StageDefinition<MeshResult> = {
       result = { skipped: `the textured mesh could not be built: ${(error as Error).message}` };
     }
     // Only the GLBs are kept.
-    for (const scratch of ["mesh/texture-views", "mesh/main", "mesh/lite", "mesh/holdout.txt", "mesh/poisson.ply", "mesh/scratch"]) await rm(ctx.path(scratch), { recursive: true, force: true });
+    for (const scratch of ["mesh/texture-views", "mesh/texture-views.txt", "mesh/main", "mesh/lite", "mesh/holdout.txt", "mesh/poisson.ply", "mesh/scratch"]) await rm(ctx.path(scratch), { recursive: true, force: true });
     if (result.skipped) {
       // A skipped mesh leaves no half set of files behind.
       for (const file of [MESH_FILE, MESH_LITE_FILE]) await rm(ctx.path(file), { force: true });
