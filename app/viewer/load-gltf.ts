@@ -1,5 +1,5 @@
 /** glTF / GLB decoding through three's GLTFLoader, with DRACO, KTX2 (Basis) and meshopt support. */
-import { Box3, type WebGLRenderer } from "three";
+import { Box3, type Material, type Mesh, type Object3D, type WebGLRenderer } from "three";
 import { DRACOLoader } from "three/addons/loaders/DRACOLoader.js";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import { KTX2Loader } from "three/addons/loaders/KTX2Loader.js";
@@ -65,6 +65,7 @@ export async function loadGltf(loader: GLTFLoader, bytes: ArrayBuffer, format: M
   }
   const object = gltf.scene ?? gltf.scenes?.[0];
   if (!object) throw new Error("The glTF file contains no scene");
+  showUnlitAsStored(object);
   object.updateMatrixWorld(true);
   const box = new Box3().setFromObject(object, true);
   if (box.isEmpty() || !Number.isFinite(box.min.x + box.max.x + box.min.y + box.max.y + box.min.z + box.max.z)) {
@@ -77,4 +78,25 @@ export async function loadGltf(loader: GLTFLoader, bytes: ArrayBuffer, format: M
     bounds: { min: box.min.toArray(), max: box.max.toArray() },
     dispose: () => disposeObject3D(object),
   };
+}
+
+/**
+ * Unlit materials (KHR_materials_unlit: a scan's baked texture, which already holds the light of the photos) are shown
+ * with their stored colours: three would otherwise put them through the viewer's tone mapping, which darkens every
+ * colour by its offset and flattens highlights (a scan's mesh looked darker and duller than its photos; issue 38).
+ * Lit materials keep the tone mapping. Returns how many materials it changed.
+ */
+export function showUnlitAsStored(root: Object3D): number {
+  let changed = 0;
+  root.traverse((node) => {
+    const material = (node as Mesh).material as Material | Material[] | undefined;
+    if (!material) return;
+    for (const m of Array.isArray(material) ? material : [material]) {
+      if ((m as { isMeshBasicMaterial?: boolean }).isMeshBasicMaterial && m.toneMapped) {
+        m.toneMapped = false;
+        changed++;
+      }
+    }
+  });
+  return changed;
 }
