@@ -100,18 +100,27 @@ export class Checkpoints {
   /** Stores one working file mid-stage (a trainer's checkpoint) under a key that names the stage's inputs. */
   async saveMidStage(scope: string, relative: string) {
     await storage().write(`${this.workPrefix}mid-stage/${scope}/${relative}`, createReadStream(this.local(relative)));
+    await writeFile(`${this.local(relative)}.scope`, scope);
   }
 
-  /** Brings a mid-stage file back from storage when it is missing here; false when there is none. */
+  /**
+   * Brings a mid-stage file back from storage unless the one here was saved under this scope (the stage's name,
+   * version and inputs): a file left by a run with other inputs or an older version is not resumed. False when
+   * there is none for this scope.
+   */
   async restoreMidStage(scope: string, relative: string): Promise<boolean> {
     const absolute = this.local(relative);
-    if (existsSync(absolute)) return true;
+    const marker = `${absolute}.scope`;
+    if (existsSync(absolute) && existsSync(marker) && (await readFile(marker, "utf8")) === scope) return true;
+    await rm(absolute, { force: true });
+    await rm(marker, { force: true });
     const key = `${this.workPrefix}mid-stage/${scope}/${relative}`;
     if (!(await storage().stat(key))) return false;
     await mkdir(path.dirname(absolute), { recursive: true });
     const partial = `${absolute}.partial`;
     await pipeline(await storage().createReadStream(key), createWriteStream(partial));
     await rename(partial, absolute);
+    await writeFile(marker, scope);
     return true;
   }
 

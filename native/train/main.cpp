@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <unordered_map>
 #include <sstream>
 
 #include "lib/colmap_io.h"
@@ -49,6 +51,11 @@ Camera cameraOf(const sr::Image& image, const sr::Camera& c, float scale) {
 std::vector<float> toVector(const sr::ImageRGB& image) { return image.data; }
 
 
+std::string baseName(const std::string& name) {
+  const auto dot = name.find_last_of('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
 // "1e1f22" (or "#1e1f22") → RGB in 0..1.
 void parseHexColor(const std::string& text, float rgb[3]) {
   const std::string hex = !text.empty() && text[0] == '#' ? text.substr(1) : text;
@@ -57,7 +64,9 @@ void parseHexColor(const std::string& text, float rgb[3]) {
 }
 
 // Mean PSNR of renders of `views` (at the dataset's image size) against their photos, and each view's figure.
-double scoreViews(const Gaussians& g, const std::vector<View>& views, const std::string& imagesDir, const float background[3], std::ostringstream& each) {
+// With `rendersDir`, each render is also saved there as <name>.png (to look at what was scored).
+double scoreViews(const Gaussians& g, const std::vector<View>& views, const std::string& imagesDir, const float background[3], std::ostringstream& each,
+                  const std::string& rendersDir) {
   double sum = 0;
   int scored = 0;
   for (const auto& view : views) {
@@ -67,6 +76,12 @@ double scoreViews(const Gaussians& g, const std::vector<View>& views, const std:
     if (photo.width != view.full.width || photo.height != view.full.height) continue;
     Render r;
     render(g, view.full, background, r);
+    if (!rendersDir.empty()) {
+      sr::ImageRGB out(view.full.width, view.full.height);
+      out.data = r.rgb;
+      fs::create_directories(rendersDir);
+      sr::saveImage(out, rendersDir + "/" + baseName(view.name) + ".png");
+    }
     const double value = psnr(r.rgb, photo.data);
     each << (scored ? "," : "") << "{\"name\":\"" << view.name << "\",\"psnr\":" << value << "}";
     sum += value, scored++;
@@ -149,12 +164,23 @@ int main(int argc, char** argv) {
     double extent = 0;
     for (const auto& image : model.images) extent = std::max(extent, (image.center() - centroid).norm());
     extent = std::max(1e-3, 1.1 * extent);
-    // Near plane: a tenth of the distance from the cameras to the scene's centre.
-    float near = 0.f;
-    for (const auto& image : model.images) near += float((image.center() - centroid).norm());
-    near = 0.1f * near / float(model.images.size());
-    for (auto& v : train) v.camera.near = near, v.full.near = near, v.coarse.near = near;
-    for (auto& v : held) v.camera.near = near, v.full.near = near;
+    // Near planes from what each camera measured (issue 38 item 5): half the depth of the nearest of the sparse
+    // points it saw (2nd percentile), so stray points next to a camera are not drawn over its view, and a camera
+    // close to a wall (a facade walk) still sees the wall. Cameras without points: a tenth of the distance to the
+    // scene's centre, as before.
+    std::unordered_map<int64_t, Eigen::Vector3d> pointById;
+    for (const auto& point : model.points) pointById.emplace(point.id, point.xyz);
+    std::map<std::string, float> nearOf;
+    for (const auto& image : model.images) {
+      std::vector<float> depths;
+      for (const int64_t id : image.point3d_ids) {
+        const auto found = id < 0 ? pointById.end() : pointById.find(id);
+        if (found != pointById.end()) depths.push_back(float(image.toCamera(found->second).z()));
+      }
+      nearOf[image.name] = nearPlaneFromDepths(depths, 0.1f * float((image.center() - centroid).norm()));
+    }
+    for (auto& v : train) v.camera.near = v.full.near = v.coarse.near = nearOf[v.name];
+    for (auto& v : held) v.camera.near = v.full.near = nearOf[v.name];
 
     Checkpoint state;
     std::mt19937 rng{uint32_t(seed)};
@@ -283,11 +309,12 @@ int main(int argc, char** argv) {
     // The training's own log, of the cropped splat: validation views and a few training views, rendered at the
     // dataset's size on the training background and scored against their photos.
     std::ostringstream validationEach, trainEach;
-    const double validationPsnr = scoreViews(state.params, held, imagesDir, state.background, validationEach);
+    const std::string rendersDir = args.str("renders");
+    const double validationPsnr = scoreViews(state.params, held, imagesDir, state.background, validationEach, rendersDir);
     std::vector<View> trainSample;
     for (int k = 0; k < scoredTrainViews && k < int(train.size()); k++) trainSample.push_back(train[size_t((k + 0.5) * double(train.size()) / scoredTrainViews)]);
     for (auto& v : trainSample) v.pixels.clear(), v.coarsePixels.clear();
-    const double trainViewsPsnr = scoreViews(state.params, trainSample, imagesDir, state.background, trainEach);
+    const double trainViewsPsnr = scoreViews(state.params, trainSample, imagesDir, state.background, trainEach, rendersDir);
     writeSplatPly(state.params, output);
     const double seconds = secondsBefore + elapsed();
     if (args.has("metrics")) {

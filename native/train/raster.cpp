@@ -85,6 +85,12 @@ inline bool projectOne(const Gaussians& gs, size_t i, const Camera& cam, Project
   for (int r = 0; r < 3; r++) p.pc[r] = cam.R[r * 3] * m[0] + cam.R[r * 3 + 1] * m[1] + cam.R[r * 3 + 2] * m[2] + cam.t[r];
   const float x = p.pc[0], y = p.pc[1], z = p.pc[2];
   if (z < std::max(0.01f, cam.near)) return false;
+  // Centres beyond 1.3× the half field of view are not drawn (3DGS clamps its Jacobian there, as our thumbnail
+  // renderer does): a gaussian beside the camera, near its image plane (a sky splat off to the side), would
+  // otherwise project to a covariance of millions of pixels and fog the whole view.
+  const float limX = kFrustumMargin * std::max(cam.cx, float(cam.width) - cam.cx) / cam.fx;
+  const float limY = kFrustumMargin * std::max(cam.cy, float(cam.height) - cam.cy) / cam.fy;
+  if (std::fabs(x) > limX * z || std::fabs(y) > limY * z) return false;
   const float iz = 1.f / z, iz2 = iz * iz;
   const float J[6] = {cam.fx * iz, 0, -cam.fx * x * iz2, 0, cam.fy * iz, -cam.fy * y * iz2};
   for (int r = 0; r < 2; r++)

@@ -14,6 +14,8 @@ constexpr float kMinAlpha = 1.f / 255.f;
 constexpr float kMaxAlpha = 0.99f;
 constexpr float kMinTransmittance = 1e-4f;
 constexpr float kLowPass = 0.3f;
+// Gaussians whose centre lies beyond this many half fields of view are not drawn.
+constexpr float kFrustumMargin = 1.3f;
 constexpr int kMaxShDegree = 3;
 constexpr int kShRest = 15;  // SH coefficients above degree 0 at degree 3: 3 + 5 + 7
 

@@ -81,6 +81,14 @@ int OpacityResetSchedule::dueBy(double fraction) const {
   return std::max(0, std::min(passed, inWindow));
 }
 
+float nearPlaneFromDepths(std::vector<float> depths, float fallback) {
+  depths.erase(std::remove_if(depths.begin(), depths.end(), [](float d) { return !(d > 0); }), depths.end());
+  if (depths.size() < 10) return fallback;
+  const size_t at = depths.size() / 50;
+  std::nth_element(depths.begin(), depths.begin() + at, depths.end());
+  return 0.5f * depths[at];
+}
+
 void appendAll(Gaussians& to, const Gaussians& from) {
   for (size_t i = 0; i < from.size(); i++) append(to, from, i);
 }

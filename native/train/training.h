@@ -68,6 +68,10 @@ struct OpacityResetSchedule {
   int dueBy(double fraction) const;
 };
 
+// A camera's near plane from the depths (camera z) of the sparse points it observed: half the 2nd-percentile
+// depth of those in front of it; `fallback` when it observed fewer than 10.
+float nearPlaneFromDepths(std::vector<float> depths, float fallback);
+
 // Appends every gaussian of `from` to `to` (their SH degree must agree or `from` be degree 0).
 void appendAll(Gaussians& to, const Gaussians& from);
 

@@ -218,7 +218,9 @@ export const splatStage: StageDefinition<SplatResult> = {
   // 3: the CPU trainer trains coarse-to-fine (half resolution for the first quarter of the budget).
   // 4: it resets opacities while densifying (SCAN_TRAIN_OPACITY_RESET_EVERY).
   // 5: test views unread, validation views kept out; trained on the viewer's background with sky splats (issue 38).
-  version: 5,
+  // 6: each camera's near plane from the depths of the points it measured (a facade walk's close views were clipped);
+  //    gaussians centred beyond 1.3× the field of view not drawn (a sky splat beside a camera fogged its view).
+  version: 6,
   outputs: ["splat"],
   params: (ctx) => {
     const gpu = ctx.config.SCAN_TRAINER_COMMAND ?? null;

@@ -127,3 +127,16 @@ TEST(Sky, FarGaussiansAreNotDensified) {
     EXPECT_EQ(g.size(), x < 50.f ? 2u : 1u);
   }
 }
+
+// A camera's near plane is half the depth of the nearest of the points it measured (2nd percentile: a stray
+// point or two nearer does not count), whatever the distance to the scene's centre.
+TEST(NearPlane, FromTheDepthsACameraMeasured) {
+  std::vector<float> depths;
+  for (int i = 0; i < 100; i++) depths.push_back(2.f + 0.1f * float(i));
+  depths.push_back(0.05f);  // a stray point right in front of the camera
+  depths.push_back(-3.f);   // behind it
+  const float near = nearPlaneFromDepths(depths, 10.f);
+  std::printf("near plane %.3f for points from 2.0 to 11.9 with one stray at 0.05\n", near);
+  EXPECT_NEAR(near, 0.5f * 2.1f, 0.051f);
+  EXPECT_FLOAT_EQ(nearPlaneFromDepths({1.f, 2.f}, 0.7f), 0.7f);
+}
