@@ -3,7 +3,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "build-*/**", "public/viewer-libs/**", "node_modules/**", "app/generated/**", ".data/**", "extensions/**/assets/*.min.js", "test-results/**", "playwright-report/**", "tests/.tmp/**", "native/build/**"] },
+  { ignores: ["build/**", "build-*/**", "public/viewer-libs/**", "node_modules/**", "app/generated/**", ".data/**", "extensions/**/assets/*.min.js", "test-results/**", "playwright-report/**", "tests/.tmp/**", "native/build/**", ".cache/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
