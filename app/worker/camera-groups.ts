@@ -3,8 +3,8 @@
  * model at one focal length. A phone's portrait and landscape shots, its wide and tele lenses, or two
  * people's phones are different groups; each group gets one camera, refined from all its photos. Pure.
  */
-export interface FrameCamera {
-  frame: string;
+/** What decides a photo's camera: its upright size, the camera that took it, the lens's focal length. */
+export interface CameraIdentity {
   /** Upright pixel size of the frame. */
   width: number;
   height: number;
@@ -15,15 +15,13 @@ export interface FrameCamera {
   focalLengthIn35mmFilm: number | null;
 }
 
-export interface CameraGroup {
+export interface FrameCamera extends CameraIdentity {
+  frame: string;
+}
+
+export interface CameraGroup extends CameraIdentity {
   /** The frames of the group, in the order given. */
   frames: string[];
-  width: number;
-  height: number;
-  make: string | null;
-  model: string | null;
-  focalLength: number | null;
-  focalLengthIn35mmFilm: number | null;
 }
 
 /** Groups frames by (width, height, make, model, focal lengths); groups in the order of their first frame. */
