@@ -179,8 +179,8 @@ int main(int argc, char** argv) {
       }
       nearOf[image.name] = nearPlaneFromDepths(depths, 0.1f * float((image.center() - centroid).norm()));
     }
-    for (auto& v : train) v.camera.near = v.full.near = v.coarse.near = nearOf[v.name];
-    for (auto& v : held) v.camera.near = v.full.near = nearOf[v.name];
+    for (auto& v : train) v.camera.near = v.full.near = v.coarse.near = nearOf.at(v.name);
+    for (auto& v : held) v.camera.near = v.full.near = nearOf.at(v.name);
 
     Checkpoint state;
     std::mt19937 rng{uint32_t(seed)};

@@ -1,4 +1,5 @@
 #include "train/sky.h"
+#include "train/training.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,13 +83,7 @@ SkyShell skyShellAround(const float centroid[3], float sceneExtent, const std::v
   std::vector<float> distances;
   distances.reserve(xyz.size() / 3);
   for (size_t i = 0; i + 2 < xyz.size(); i += 3) distances.push_back(std::hypot(xyz[i] - centroid[0], xyz[i + 1] - centroid[1], xyz[i + 2] - centroid[2]));
-  float far = 0;
-  if (!distances.empty()) {
-    const size_t at = std::min(distances.size() - 1, size_t(0.99 * double(distances.size())));
-    std::nth_element(distances.begin(), distances.begin() + at, distances.end());
-    far = distances[at];
-  }
-  shell.radius = std::max(factor * sceneExtent, 2.f * far);
+  shell.radius = std::max(factor * sceneExtent, 2.f * percentile(std::move(distances), 0.99));
   return shell;
 }
 

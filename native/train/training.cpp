@@ -81,12 +81,17 @@ int OpacityResetSchedule::dueBy(double fraction) const {
   return std::max(0, std::min(passed, inWindow));
 }
 
+float percentile(std::vector<float> values, double fraction) {
+  if (values.empty()) return 0.f;
+  const size_t at = std::min(values.size() - 1, size_t(std::max(0.0, fraction) * double(values.size())));
+  std::nth_element(values.begin(), values.begin() + at, values.end());
+  return values[at];
+}
+
 float nearPlaneFromDepths(std::vector<float> depths, float fallback) {
   depths.erase(std::remove_if(depths.begin(), depths.end(), [](float d) { return !(d > 0); }), depths.end());
   if (depths.size() < 10) return fallback;
-  const size_t at = depths.size() / 50;
-  std::nth_element(depths.begin(), depths.begin() + at, depths.end());
-  return 0.5f * depths[at];
+  return 0.5f * percentile(std::move(depths), 0.02);
 }
 
 void appendAll(Gaussians& to, const Gaussians& from) {

@@ -68,6 +68,9 @@ struct OpacityResetSchedule {
   int dueBy(double fraction) const;
 };
 
+// The value at `fraction` (0..1) of the sorted values (nth_element on a copy); 0 for none.
+float percentile(std::vector<float> values, double fraction);
+
 // A camera's near plane from the depths (camera z) of the sparse points it observed: half the 2nd-percentile
 // depth of those in front of it; `fallback` when it observed fewer than 10.
 float nearPlaneFromDepths(std::vector<float> depths, float fallback);
