@@ -1,6 +1,7 @@
 // sr-train-bench: seconds per forward+backward iteration of the tiled rasterizer on random scenes of
-// 50k/100k/200k small gaussians at 0.1/0.2/0.4 MP, and the tiled forward pass against the plain
-// per-pixel reference on a scene small enough for the reference to finish. Prints figures only.
+// 50k/100k/200k small gaussians at 0.1/0.2/0.4 MP (with the CPU's best kernel, and with the baseline-target
+// kernel beside it), and the tiled forward pass against the plain per-pixel reference on a scene small enough for
+// the reference to finish. Prints figures only (bench/train.bench.ts sets them beside an earlier build's).
 #include <omp.h>
 
 #include <chrono>
@@ -43,8 +44,9 @@ double seconds(const std::chrono::steady_clock::time_point& since) { return std:
 
 int main() {
   const float bg[3] = {0.5f, 0.5f, 0.5f};
-  std::printf("threads: %d\n", omp_get_max_threads());
-  std::printf("%-10s %-10s %14s %14s\n", "pixels", "gaussians", "fwd+bwd s/it", "fwd s");
+  const RasterKernel best = rasterKernel();
+  std::printf("threads: %d, kernel: %s\n", omp_get_max_threads(), rasterKernelName(best));
+  std::printf("%-10s %-10s %14s %14s %22s\n", "pixels", "gaussians", "fwd+bwd s/it", "fwd s", "baseline kernel s/it");
   const int sizes[3][2] = {{365, 274}, {516, 387}, {730, 548}};  // 0.1, 0.2, 0.4 MP (4:3)
   for (const auto& size : sizes)
     for (size_t n : {50000, 100000, 200000}) {
@@ -53,19 +55,30 @@ int main() {
       std::vector<float> dL(size_t(3) * size[0] * size[1], 1e-6f);
       Render r;
       Gradients grads;
-      render(g, cam, bg, r);  // warm-up
       const int reps = 3;
-      double fwd = 0, total = 0;
-      for (int k = 0; k < reps; k++) {
-        auto t0 = std::chrono::steady_clock::now();
-        render(g, cam, bg, r);
-        fwd += seconds(t0);
-        grads.g.resize(0);
-        grads.g.resize(n);
-        backward(g, cam, bg, r, dL, grads);
-        total += seconds(t0);
-      }
-      std::printf("%-10.2f %-10zu %14.3f %14.3f\n", size[0] * size[1] / 1e6, n, total / reps, fwd / reps);
+      // Seconds per forward+backward (and per forward) with the kernel in use.
+      const auto timed = [&](double& fwd) {
+        render(g, cam, bg, r);  // warm-up
+        double total = 0;
+        fwd = 0;
+        for (int k = 0; k < reps; k++) {
+          auto t0 = std::chrono::steady_clock::now();
+          render(g, cam, bg, r);
+          fwd += seconds(t0);
+          grads.g.resize(0);
+          grads.g.resize(n);
+          backward(g, cam, bg, r, dL, grads);
+          total += seconds(t0);
+        }
+        fwd /= reps;
+        return total / reps;
+      };
+      double fwd, baselineFwd;
+      const double total = timed(fwd);
+      setRasterKernel(RasterKernel::Baseline);
+      const double baseline = timed(baselineFwd);
+      setRasterKernel(best);
+      std::printf("%-10.2f %-10zu %14.3f %14.3f %22.3f\n", size[0] * size[1] / 1e6, n, total, fwd, baseline);
     }
   // The reference visits every gaussian at every pixel: only a small scene finishes in reasonable time.
   const Gaussians g = scene(5000, 9);

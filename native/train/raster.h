@@ -1,6 +1,10 @@
 // Gaussian-splat rasterization on the CPU, forward and backward (3DGS, Kerbl et al. 2023): EWA projection
 // of anisotropic 3D gaussians, 16×16 tiles with a per-tile depth order, front-to-back alpha compositing.
-// The fast path threads over tiles (OpenMP); `renderReference` is the plain per-pixel version kept for tests.
+// A gaussian is drawn inside its cut-off ellipse — 3σ, or nearer where its opacity falls below 1/255 first —
+// and binned only to the tiles that ellipse reaches (not a square around it). The fast path threads over tiles
+// (OpenMP) and runs each tile gaussian by gaussian over rows of 16 pixels in SIMD lanes: AVX2 + FMA where the CPU
+// has them, the baseline x86-64 (or other) build otherwise. `renderReference` is the plain per-pixel version kept
+// for tests.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +18,8 @@ constexpr float kMinAlpha = 1.f / 255.f;
 constexpr float kMaxAlpha = 0.99f;
 constexpr float kMinTransmittance = 1e-4f;
 constexpr float kLowPass = 0.3f;
+// A gaussian is not drawn beyond 3σ: exponent −½·3².
+constexpr float kCutoffPower = -4.5f;
 // Gaussians whose centre lies beyond this many half fields of view are not drawn.
 constexpr float kFrustumMargin = 1.3f;
 constexpr int kMaxShDegree = 3;
@@ -81,14 +87,31 @@ struct Camera {
 // rounded size's own ratio, so pixel centres stay where an area-averaged resize puts them.
 Camera scaledCamera(Camera c, float factor);
 
+// A projected gaussian as the tiles read it (one cache line's worth, together).
+struct ScreenSplat {
+  float u, v;        // centre in pixels
+  float conic[3];    // a b c of the inverse 2D covariance: exponent −½(a dx² + c dy²) − b dx dy
+  float alpha0;      // sigmoid(opacity)
+  float cutoff;      // below this exponent it is not drawn (3σ, or alpha < 1/255)
+  float halfHeight;  // the cut-off ellipse's vertical half extent, pixels
+  float rgb[3];      // colour seen from this camera, clamped at 0
+  float depth;       // camera z
+};
+
 // What the forward pass keeps for the backward pass.
 struct Projected {
-  std::vector<float> uv, conic, depth, rgb, alpha0;  // 2N, 3N (a b c), N, 3N, N (sigmoid(opacity))
-  std::vector<float> minPower;                       // N: below this exponent, alpha < 1/255 (no exp needed)
-  std::vector<int> radius;                           // N, 0 = not drawn
-  std::vector<uint32_t> tileOffsets;                 // tiles+1
-  std::vector<uint32_t> tileList;                    // gaussian indices, by tile then depth
+  std::vector<ScreenSplat> splats;    // N (valid where radius > 0)
+  std::vector<int> radius;            // N: the cut-off ellipse's larger half extent in whole pixels, 0 = not drawn
+  std::vector<uint32_t> tileOffsets;  // tiles+1
+  std::vector<uint32_t> tileList;     // gaussian indices, by tile then depth
 };
+
+// Which tile kernel render() and backward() use. Avx2 (AVX2 + FMA lanes) is the default where the CPU has it.
+enum class RasterKernel { Baseline, Avx2 };
+RasterKernel rasterKernel();
+// False (and nothing changed) when the CPU cannot run `kernel`.
+bool setRasterKernel(RasterKernel kernel);
+const char* rasterKernelName(RasterKernel kernel);
 
 struct Render {
   int width = 0, height = 0;
