@@ -8,13 +8,21 @@ import { formatCount, formatDuration } from "~/lib/format";
 
 type ScanFigures = NonNullable<ScanStatusDto["metrics"]>;
 
-/** How the splat was made: "CPU · 4,210 iterations in 14 min" (or by a GPU trainer), or why not. */
+const STOP_REASONS: Record<string, string> = {
+  plateau: "stopped when it no longer improved",
+  budget: "stopped at the time limit",
+  iterations: "stopped at the iteration limit",
+};
+
+/** How the splat was made: "CPU · 4,210 iterations in 6 min, stopped when it no longer improved" (or by a GPU trainer), or why not. */
 function trainingLine(m: ScanFigures): string {
   if (m.preview) return "not trained";
   const where = m.trainer === "scanroom-cpu" ? "CPU" : (m.trainer ?? "trainer");
   const iterations = m.trained_iterations !== null ? `${formatCount(m.trained_iterations)} iterations` : null;
   const minutes = m.trained_minutes !== null ? `${Math.max(1, Math.round(m.trained_minutes))} min` : null;
-  return [where, [iterations, minutes].filter(Boolean).join(" in ")].filter(Boolean).join(" · ");
+  const run = [iterations, minutes].filter(Boolean).join(" in ");
+  const why = m.training_stopped ? STOP_REASONS[m.training_stopped] : null;
+  return [where, [run, why].filter(Boolean).join(", ")].filter(Boolean).join(" · ");
 }
 
 /** "27.41 dB PSNR · SSIM 0.871 · covers 96% of the picture", or why there is no figure. */

@@ -29,7 +29,7 @@ function presentMetrics(metrics: unknown) {
   const mesh = m.mesh as { triangles?: number; textureSize?: unknown } | null | undefined;
   const meshLite = m.meshLite as { triangles?: number } | null | undefined;
   const dense = m.dense as { points?: number; fusedPoints?: number; skipped?: string | null } | null | undefined;
-  const training = m.training as { iterations?: number; minutes?: number } | null | undefined;
+  const training = m.training as { iterations?: number; minutes?: number; stopped?: unknown } | null | undefined;
   const stages = (m.stages ?? {}) as Record<string, { seconds?: number; skipped?: boolean } | undefined>;
   const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
   const textureSize = Array.isArray(mesh?.textureSize) && mesh.textureSize.length === 2 && mesh.textureSize.every((v) => typeof v === "number") ? (mesh.textureSize as [number, number]) : null;
@@ -60,6 +60,8 @@ function presentMetrics(metrics: unknown) {
     trainer: typeof m.trainer === "string" ? m.trainer : null,
     trained_iterations: count(training?.iterations),
     trained_minutes: count(training?.minutes),
+    // Why training ended, as the splat stage recorded it (SplatResult.stopped): "plateau", "budget", "iterations"; null if unknown.
+    training_stopped: typeof training?.stopped === "string" ? training.stopped : null,
     training_failed: typeof m.trainingFailed === "string" ? m.trainingFailed : null,
     // Seconds each stage took in the run that did it (stages finished by an earlier run are not counted again).
     stage_seconds: Object.fromEntries(

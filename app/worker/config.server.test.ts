@@ -18,7 +18,7 @@ describe("the CPU trainer's opacity-reset setting", () => {
 
 describe("the trainer the worker names when it starts", () => {
   it("is our CPU trainer with its budget unless a trainer command is set or training is off", () => {
-    expect(describeTrainer(parseWorkerConfig({}))).toBe("ours on the CPU (native/train), up to 15 min per scan");
+    expect(describeTrainer(parseWorkerConfig({}))).toBe("ours on the CPU (native/train), up to 6 min per scan");
     expect(describeTrainer(parseWorkerConfig({ SCAN_TRAIN_MINUTES: "0" }))).toBe("none: SCAN_TRAIN_MINUTES=0, splats built from the points");
     expect(describeTrainer(parseWorkerConfig({ SCAN_TRAINER_COMMAND: "train {dataset} {output}" }))).toBe("SCAN_TRAINER_COMMAND (external, e.g. a GPU trainer)");
   });

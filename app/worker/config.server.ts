@@ -40,7 +40,7 @@ const schema = z.object({
    * budget (0 = no training: the splat is built from the points), an iteration cap, how often it
    * checkpoints (mirrored to storage, so another worker resumes), and its training resolution.
    */
-  SCAN_TRAIN_MINUTES: z.coerce.number().min(0).max(24 * 60).default(15),
+  SCAN_TRAIN_MINUTES: z.coerce.number().min(0).max(24 * 60).default(6),
   SCAN_TRAIN_MAX_ITERATIONS: z.coerce.number().int().positive().default(30_000),
   SCAN_TRAIN_CHECKPOINT_SECONDS: seconds(120),
   SCAN_TRAIN_LONG_SIDE: z.coerce.number().int().min(64).max(4096).default(480),

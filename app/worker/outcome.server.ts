@@ -70,7 +70,7 @@ export interface ScanMetrics {
   mesh?: { vertices: number; triangles: number; bytes: number; textureSize?: [number, number] | null } | null;
   meshLite?: { triangles: number | null; bytes: number | null } | null;
   dense?: { skipped: string | null; points: number | null; fusedPoints: number | null; images: number | null; seconds: Record<string, number> | null } | null;
-  training?: { iterations: number | null; minutes: number | null; resumedFrom: number; log?: SplatResult["log"] | null } | null;
+  training?: { iterations: number | null; minutes: number | null; stopped?: SplatResult["stopped"] | null; resumedFrom: number; log?: SplatResult["log"] | null } | null;
   trainingFailed?: string | null;
   meshSkipped?: string | null;
   delivery?: ExportResult["delivery"];
@@ -147,7 +147,7 @@ export async function publishScan(input: {
     meshLite: glbLiteKey ? { triangles: (outcome.results.mesh as MeshResult | undefined)?.liteTriangles ?? null, bytes: liteSize } : null,
     meshSkipped: exported.meshSkipped,
     dense: dense ? { skipped: dense.skipped, points: dense.points ?? null, fusedPoints: dense.fusedPoints ?? null, images: dense.images ?? null, seconds: dense.seconds ?? null } : null,
-    training: splat.trained ? { iterations: splat.iterations ?? null, minutes: splat.minutes ?? null, resumedFrom: splat.resumedFrom ?? 0, log: splat.log ?? null } : null,
+    training: splat.trained ? { iterations: splat.iterations ?? null, minutes: splat.minutes ?? null, stopped: splat.stopped ?? null, resumedFrom: splat.resumedFrom ?? 0, log: splat.log ?? null } : null,
     trainingFailed: splat.failure ?? null,
     delivery: exported.delivery,
     outputs: { ply: plyKey, glb: glbKey, delivery: deliveryKey, deliveryCoarse: coarseKey, sparse: `${base}sparse/`, uncroppedPoints: uncroppedKey },

@@ -89,11 +89,13 @@ double scoreViews(const Gaussians& g, const std::vector<View>& views, const std:
   return scored ? sum / scored : -1;
 }
 
-void zero(Gaussians& g, size_t n) {
+// Gradients back to zero for n gaussians. The 45 SH coefficients per gaussian (three quarters of the floats) only
+// once they are in use: at degree 0 neither the backward pass nor Adam touches them.
+void zero(Gaussians& g, size_t n, int shDegree) {
   g.resize(n);
   std::fill(g.mean.begin(), g.mean.end(), 0.f), std::fill(g.logScale.begin(), g.logScale.end(), 0.f);
   std::fill(g.quat.begin(), g.quat.end(), 0.f), std::fill(g.opacity.begin(), g.opacity.end(), 0.f), std::fill(g.color.begin(), g.color.end(), 0.f);
-  std::fill(g.sh.begin(), g.sh.end(), 0.f);
+  if (shDegree > 0) std::fill(g.sh.begin(), g.sh.end(), 0.f);
 }
 
 }  // namespace
@@ -124,6 +126,8 @@ int main(int argc, char** argv) {
     if (args.has("background")) parseHexColor(args.str("background"), background);
     // Sky splats: a shell of about this many far gaussians in the directions the cameras see (0: none).
     const int skyTarget = std::max(0, args.integer("sky-splats", 2000));
+    // --plateau 1: stop when the validation views stop improving (PlateauRule), the budget being the ceiling; 0: train to the budget.
+    const bool stopOnPlateau = args.integer("plateau", 1) == 1;
     // Training views scored at the end at the dataset's size (the training's own log; the evaluation scores what is delivered).
     const int scoredTrainViews = std::max(0, args.integer("score-train-views", 2));
     if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
@@ -133,8 +137,8 @@ int main(int argc, char** argv) {
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
 
-    // The dataset: training views at the training resolution; validation views kept for the end; test views
-    // (--holdout) never read at all.
+    // The dataset: training views at the training resolution; validation views kept out of training (scored for the
+    // plateau at the training resolution and at the end at full size); test views (--holdout) never read at all.
     const sr::Model model = sr::readModel(sparseDir);
     const std::set<std::string> holdout = sr::readNameList(args.str("holdout"));
     const std::set<std::string> validation = sr::readNameList(args.str("validation"));
@@ -144,12 +148,12 @@ int main(int argc, char** argv) {
       const auto& cam = model.cameraOf(image);
       const float scale = std::min(1.f, float(longSide) / float(std::max(cam.width, cam.height)));
       View view{image.name, cameraOf(image, cam, scale), cameraOf(image, cam, 1.f), {}, {}, {}};
-      if (validation.count(image.name)) {
+      const sr::ImageRGB photo = sr::loadImage(imagesDir + "/" + image.name);
+      view.pixels = toVector(sr::resizeImage(photo, view.camera.width, view.camera.height));
+      if (validation.count(image.name)) {  // scored at the training resolution for the plateau, never trained on
         held.push_back(std::move(view));
         continue;
       }
-      const sr::ImageRGB photo = sr::loadImage(imagesDir + "/" + image.name);
-      view.pixels = toVector(sr::resizeImage(photo, view.camera.width, view.camera.height));
       if (coarseUntil > 0) {
         view.coarse = scaledCamera(view.camera, 0.5f);
         view.coarsePixels = toVector(sr::resizeImage(photo, view.coarse.width, view.coarse.height));
@@ -236,10 +240,33 @@ int main(int argc, char** argv) {
     double lastPsnr = 0;
     std::uniform_int_distribution<size_t> pick(0, train.size() - 1);
     bool wasCoarse = false;
+    // Why training ended: "budget" (the time ceiling), "iterations" (--max-iterations) or "plateau".
+    std::string stopped = "budget";
+    const PlateauRule plateau;
+    std::vector<PlateauRule::Check> checks;  // (a resumed run starts its history again)
+    double nextCheck = 0;                    // at the first iteration, then every checkEvery of the budget
     for (;; iteration++) {
       const double spent = secondsBefore + elapsed();
       const double fraction = std::max(spent / budget, double(iteration) / maxIterations);
-      if (fraction >= 1.0) break;
+      if (fraction >= 1.0) {
+        stopped = spent / budget >= 1.0 ? "budget" : "iterations";
+        break;
+      }
+      if (stopOnPlateau && !held.empty() && fraction >= nextCheck) {
+        nextCheck = (std::floor(fraction / plateau.checkEvery) + 1) * plateau.checkEvery;
+        double sum = 0;
+        for (const View& v : held) {
+          Render check;
+          render(state.params, v.camera, state.background, check);
+          sum += psnr(check.rgb, v.pixels);
+        }
+        checks.push_back({fraction, sum / double(held.size())});
+        std::printf("validation %.2f dB at iteration %d (%.0f%% of the budget)\n", checks.back().psnr, iteration, 100 * fraction);
+        if (plateau.reached(checks)) {
+          stopped = "plateau";
+          break;
+        }
+      }
       const int shDegree = shEvery > 0 ? std::min(maxShDegree, int(fraction / shEvery)) : maxShDegree;
       if (shDegree > state.params.shDegree) {
         state.params.shDegree = shDegree;
@@ -257,7 +284,7 @@ int main(int argc, char** argv) {
       render(state.params, camera, state.background, r);
       lastLoss = l1SsimLoss(r.rgb, target, camera.width, camera.height, ssimWeight, dL);
       if (iteration % 10 == 0) lastPsnr = psnr(r.rgb, target);
-      zero(grads.g, state.params.size());
+      zero(grads.g, state.params.size(), state.params.shDegree);
       grads.meanScreen.assign(state.params.size(), 0.f);
       backward(state.params, camera, state.background, r, dL, grads);
       // Learning rates: means decay exponentially to 1 % over the budget (3DGS), scaled by the extent.
@@ -320,12 +347,12 @@ int main(int argc, char** argv) {
     if (args.has("metrics")) {
       std::ofstream m(args.str("metrics"));
       m << "{\"iterations\":" << iteration << ",\"resumedFrom\":" << resumedFrom << ",\"seconds\":" << seconds << ",\"gaussians\":" << state.params.size()
-        << ",\"cropped\":" << cropped << ",\"opacityResets\":" << state.opacityResets << ",\"trainPsnr\":" << lastPsnr << ",\"validationPsnr\":" << validationPsnr
+        << ",\"cropped\":" << cropped << ",\"stopped\":\"" << stopped << "\",\"opacityResets\":" << state.opacityResets << ",\"trainPsnr\":" << lastPsnr << ",\"validationPsnr\":" << validationPsnr
         << ",\"validationViews\":[" << validationEach.str() << "],\"trainViewsPsnr\":" << trainViewsPsnr << ",\"trainViews\":[" << trainEach.str() << "]}\n";
     }
     sr::reportProgress(1.0, "done");
-    std::printf("trained %d iterations in %.1f s: %zu gaussians (%zu cropped), validation PSNR %.2f dB on %zu views, training views %.2f dB\n", iteration, seconds,
-                state.params.size(), cropped, validationPsnr, held.size(), trainViewsPsnr);
+    std::printf("trained %d iterations in %.1f s (stopped: %s): %zu gaussians (%zu cropped), validation PSNR %.2f dB on %zu views, training views %.2f dB\n", iteration, seconds,
+                stopped.c_str(), state.params.size(), cropped, validationPsnr, held.size(), trainViewsPsnr);
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "sr-train: %s\n", error.what());

@@ -81,6 +81,19 @@ int OpacityResetSchedule::dueBy(double fraction) const {
   return std::max(0, std::min(passed, inWindow));
 }
 
+bool PlateauRule::reached(const std::vector<Check>& checks) const {
+  if (checks.empty() || checks.back().fraction < after) return false;
+  const double windowStart = checks.back().fraction - window;
+  double before = -1e30, recent = -1e30;
+  int inWindow = 0, earlier = 0;
+  for (const Check& c : checks) {
+    if (c.fraction <= windowStart) before = std::max(before, c.psnr), earlier++;
+    else recent = std::max(recent, c.psnr), inWindow++;
+  }
+  // Judged only once the window holds several checks and something precedes it.
+  return earlier > 0 && inWindow >= 3 && recent < before + gain;
+}
+
 float percentile(std::vector<float> values, double fraction) {
   if (values.empty()) return 0.f;
   const size_t at = std::min(values.size() - 1, size_t(std::max(0.0, fraction) * double(values.size())));

@@ -68,6 +68,20 @@ struct OpacityResetSchedule {
   int dueBy(double fraction) const;
 };
 
+// Training stops when the validation views stop improving (issue 34 item 2). The views are scored every
+// `checkEvery` of the budget; from `after` of the budget on, training has reached its plateau when the best score of
+// the last `window` of the budget is less than `gain` dB above the best score before that window.
+struct PlateauRule {
+  double checkEvery = 0.04;
+  double after = 0.35;
+  double window = 0.2;
+  double gain = 0.05;
+  struct Check {
+    double fraction, psnr;
+  };
+  bool reached(const std::vector<Check>& checks) const;
+};
+
 // The value at `fraction` (0..1) of the sorted values (nth_element on a copy); 0 for none.
 float percentile(std::vector<float> values, double fraction);
 

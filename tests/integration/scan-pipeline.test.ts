@@ -237,6 +237,8 @@ describe("an image-set scan", () => {
       expect(metrics.preview).toBe(false);
       expect(metrics.trainer).toBe("scanroom-cpu");
       expect(metrics.training.resumedFrom).toBeGreaterThan(0);
+      // Why it stopped: the validation views' plateau or the budget (the ceiling) — never unsaid.
+      expect(["plateau", "budget"]).toContain(metrics.training.stopped);
       expect(metrics.evaluatedViews).toBe(metrics.heldOutFrames);
       expect(metrics.validation.views).toBe(Math.ceil((set.files.length - 4) / 8));
       expect(metrics.psnr).toBeGreaterThanOrEqual(24);
@@ -419,6 +421,7 @@ describe("an image-set scan", () => {
           psnr: metrics.psnr,
           mesh_triangles: metrics.mesh.triangles,
           trained_iterations: metrics.training.iterations,
+          training_stopped: metrics.training.stopped,
         },
       });
 

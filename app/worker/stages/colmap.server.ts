@@ -11,8 +11,12 @@ import { mappingProgressParser, parseFeatureProgress, parseMatchingProgress } fr
 import { readPhoto } from "../upright-photo.server";
 import type { FramesResult } from "./input.server";
 
-/** COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. */
-const MAX_FEATURES = 8192;
+/**
+ * COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. 4096 features per image (COLMAP's
+ * default is 8192): CPU matching compares every feature of one image with every one of the other, and on 20 real
+ * fox photos 4096 matched in 46 s against 84 s, still every camera placed at 0.82 px (0.77 px with 8192; issue 34).
+ */
+const MAX_FEATURES = 4096;
 /** Up to this many photos every pair is matched; above, neighbours in capture order plus keyframes. */
 export const EXHAUSTIVE_LIMIT = 80;
 /** What COLMAP 3.8's mapper prints when it exits 1 without a model. */

@@ -20,6 +20,11 @@ export interface SplatResult {
   trainer: string | null;
   iterations?: number;
   minutes?: number;
+  /**
+   * Why the CPU trainer stopped: "plateau" (the validation views stopped improving), "budget" (SCAN_TRAIN_MINUTES, the
+   * ceiling) or "iterations" (SCAN_TRAIN_MAX_ITERATIONS). Absent for other trainers.
+   */
+  stopped?: TrainingStop;
   /** The iteration a resumed training started from (0: from the start). */
   resumedFrom?: number;
   /** Why training failed and the untrained splat was published instead. */
@@ -185,14 +190,19 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
     trainer: CPU_TRAINER,
     iterations: metrics.iterations,
     minutes: Math.round((metrics.seconds / 60) * 100) / 100,
+    stopped: metrics.stopped,
     resumedFrom: metrics.resumedFrom,
     failure: null,
     log: { validationPsnr: metrics.validationPsnr >= 0 ? Math.round(metrics.validationPsnr * 100) / 100 : null, trainViews: metrics.trainViews },
   };
 }
 
+export const TRAINING_STOPS = ["plateau", "budget", "iterations"] as const;
+export type TrainingStop = (typeof TRAINING_STOPS)[number];
+
 const trainMetricsSchema = z.object({
   iterations: z.number().int().nonnegative(),
+  stopped: z.enum(TRAINING_STOPS),
   resumedFrom: z.number().int().nonnegative(),
   seconds: z.number().nonnegative(),
   validationPsnr: z.number(),
@@ -220,7 +230,9 @@ export const splatStage: StageDefinition<SplatResult> = {
   // 5: test views unread, validation views kept out; trained on the viewer's background with sky splats (issue 38).
   // 6: each camera's near plane from the depths of the points it measured (a facade walk's close views were clipped);
   //    gaussians centred beyond 1.3× the field of view not drawn (a sky splat beside a camera fogged its view).
-  version: 6,
+  // 7: gaussians drawn inside 3σ and binned to the tiles their ellipse reaches; training stops on the validation
+  //    views' plateau (issue 34).
+  version: 7,
   outputs: ["splat"],
   params: (ctx) => {
     const gpu = ctx.config.SCAN_TRAINER_COMMAND ?? null;

@@ -119,6 +119,24 @@ TEST(Training, OpacityResetScheduleStaysInsideTheDensificationWindow) {
   EXPECT_EQ(s.dueBy(0.5), 0);
 }
 
+// The plateau: a run still gaining keeps training; one whose last fifth of the budget added under 0.05 dB stops;
+// nothing stops before `after` of the budget or on a window of fewer than three checks.
+TEST(Training, PlateauRuleStopsOnlyWhenTheValidationViewsStopImproving) {
+  PlateauRule rule;  // every 0.04, after 0.35, window 0.2, gain 0.05 dB
+  std::vector<PlateauRule::Check> rising, flat, early;
+  for (int k = 1; k <= 12; k++) rising.push_back({0.04 * k, 20.0 + 0.1 * k});            // +0.5 dB over the window
+  for (int k = 1; k <= 12; k++) flat.push_back({0.04 * k, k <= 6 ? 20.0 + 0.5 * k : 22.98 + 0.01 * (k % 2)});  // levelled at 0.24
+  for (int k = 1; k <= 8; k++) early.push_back({0.04 * k, 20.0});                        // flat, but only 0.32 of the budget
+  EXPECT_FALSE(rule.reached(rising));
+  EXPECT_TRUE(rule.reached(flat));
+  EXPECT_FALSE(rule.reached(early));
+  EXPECT_FALSE(rule.reached({{0.5, 20.0}, {0.6, 20.0}}));  // nothing before the window, and too few checks in it
+  // Noise that dips below the best before the window is a plateau too.
+  std::vector<PlateauRule::Check> noisy = flat;
+  noisy.back().psnr = 22.5;
+  EXPECT_TRUE(rule.reached(noisy));
+}
+
 // The .ply carries the SH of the degree in use as 3DGS lays it out: f_rest_0..14 red coefficients 1..15, then
 // green, then blue.
 TEST(Training, PlyWritesShRestChannelMajor) {
