@@ -5,7 +5,8 @@ import { isSplatFormat, type ModelFormat } from "~/lib/model-format";
 import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { itemVersionKey } from "~/storage/keys";
-import { validateSplatPly } from "~/worker/splat-ply";
+import { readPlyHeader } from "~/formats/ply";
+import { validateSplatPly } from "~/formats/splat-ply";
 import { audited } from "./audit.server";
 import { AppError, invalidFile, notFound } from "./errors";
 import { presentItemVersion, type ItemVersionDto } from "./item-version-presenter";
@@ -30,9 +31,8 @@ function assertEditable(item: Item): asserts item is Item & { fileKey: string; f
 /** The splat count of a stored 3DGS .ply from its header (null for other formats or an unreadable header). */
 async function plySplatCount(key: string, format: string): Promise<number | null> {
   if (format !== "ply") return null;
-  const text = Buffer.from(await storage().readHead(key, PLY_HEAD_BYTES)).toString("latin1");
-  const match = /^element vertex (\d+)$/m.exec(text.slice(0, text.indexOf("end_header")));
-  return match ? Number(match[1]) : null;
+  const vertex = readPlyHeader(await storage().readHead(key, PLY_HEAD_BYTES))?.elements.find((element) => element.name === "vertex");
+  return vertex && Number.isInteger(vertex.count) ? vertex.count : null;
 }
 
 /** Records the item's file as version 1 the first time versions are needed. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { encodeSplatPly, SPLAT_PROPERTIES, validateSplatPly } from "~/worker/splat-ply";
-import { decodeSplatCloud, encodeSplatCloud, SH_C0, SplatFileError } from "./splat-cloud";
+import { encodeSplatPly, SPLAT_PROPERTIES, validateSplatPly } from "~/formats/splat-ply";
+import { SH_C0 } from "../formats/gaussian";
+import { decodeSplatCloud, encodeSplatCloud, SplatFileError } from "./splat-cloud";
 
 const toArrayBuffer = (bytes: Uint8Array) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 

@@ -4,7 +4,8 @@
  * written back with only the kept splats. Every property of a row is kept as it was (higher-order
  * spherical harmonics included): deleting floaters never changes the splats that stay.
  */
-export const SH_C0 = 0.28209479177387814;
+import { SH_C0 } from "../formats/gaussian";
+import { readPlyHeader } from "../formats/ply";
 
 const REQUIRED = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"] as const;
 
@@ -35,34 +36,22 @@ export class SplatFileError extends Error {
   }
 }
 
-const END_HEADER = "end_header\n";
-
 /** Reads a 3DGS .ply; throws SplatFileError with the reason for anything else. */
 export function decodeSplatCloud(buffer: ArrayBuffer): SplatCloud {
   const bytes = new Uint8Array(buffer);
-  const head = new TextDecoder("latin1").decode(bytes.subarray(0, Math.min(bytes.length, 64 * 1024)));
-  const end = head.indexOf(END_HEADER);
-  if (!head.startsWith("ply\n") || end < 0) throw new SplatFileError("not a .ply file");
-  let format = "";
-  let count = -1;
-  let elements = 0;
-  const properties: string[] = [];
-  for (const line of head.slice(0, end).split("\n")) {
-    const parts = line.trim().split(/\s+/);
-    if (parts[0] === "format") format = parts[1];
-    else if (parts[0] === "element") {
-      elements += 1;
-      if (parts[1] === "vertex") count = Number(parts[2]);
-    } else if (parts[0] === "property") {
-      if (parts[1] !== "float" && parts[1] !== "float32") throw new SplatFileError(`property ${parts.at(-1)} is not a float`);
-      properties.push(parts[2]);
-    }
-  }
+  const header = readPlyHeader(bytes);
+  if (!header) throw new SplatFileError("not a .ply file");
+  const all = header.elements.flatMap((element) => element.properties);
+  const notFloat = all.find((property) => property.list || (property.type !== "float" && property.type !== "float32"));
+  if (notFloat) throw new SplatFileError(`property ${notFloat.name} is not a float`);
+  const { format, bodyOffset } = header;
   if (format !== "binary_little_endian") throw new SplatFileError(`ply format ${format || "unknown"}, not binary_little_endian`);
-  if (elements !== 1 || !Number.isInteger(count) || count < 0) throw new SplatFileError("a splat .ply has one element, vertex");
+  const [vertex, ...others] = header.elements;
+  const count = vertex?.name === "vertex" ? vertex.count : -1;
+  if (others.length || !Number.isInteger(count) || count < 0) throw new SplatFileError("a splat .ply has one element, vertex");
+  const properties = vertex.properties.map((property) => property.name);
   for (const name of REQUIRED) if (!properties.includes(name)) throw new SplatFileError(`missing property ${name}`);
   const stride = properties.length * 4;
-  const bodyOffset = end + END_HEADER.length;
   if (bytes.length - bodyOffset !== count * stride) throw new SplatFileError(`body has ${bytes.length - bodyOffset} bytes, ${count} splats need ${count * stride}`);
   const rows = bytes.slice(bodyOffset);
   const view = new DataView(rows.buffer);
@@ -107,7 +96,7 @@ export function encodeSplatCloud(cloud: SplatCloud, deleted: Uint8Array, tint?: 
   let kept = 0;
   for (let i = 0; i < cloud.count; i++) if (!deleted[i]) kept += 1;
   const header = new TextEncoder().encode(
-    `ply\nformat binary_little_endian 1.0\nelement vertex ${kept}\n${cloud.properties.map((name) => `property float ${name}\n`).join("")}${END_HEADER}`,
+    `ply\nformat binary_little_endian 1.0\nelement vertex ${kept}\n${cloud.properties.map((name) => `property float ${name}\n`).join("")}end_header\n`,
   );
   const out = new Uint8Array(header.length + kept * cloud.stride);
   out.set(header, 0);

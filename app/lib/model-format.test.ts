@@ -5,7 +5,6 @@ import {
   declaredTypeMismatchMessage,
   detectModelFormat,
   expectedKsplatLength,
-  expectedPlyLength,
   formatMatchesDeclaredType,
   isSplatFormat,
 } from "./model-format";
@@ -93,22 +92,6 @@ describe("detectModelFormat", () => {
     expect(isSplatFormat("compressed-ply")).toBe(true);
     expect(isSplatFormat("glb")).toBe(false);
     expect(isSplatFormat(null)).toBe(false);
-  });
-});
-
-describe("expectedPlyLength", () => {
-  it("computes the full length of binary PLYs from their header, so truncation shows", () => {
-    for (const file of ["splats/guitar.ply", "splats/guitar.compressed.ply", "splats/biker.compressed.ply"]) {
-      expect(expectedPlyLength(head(file)), file).toBe(readFileSync(path.join(DATA, file)).length);
-    }
-  });
-  it("gives up on ASCII files and list properties", () => {
-    const text = (body: string) => new TextEncoder().encode(body);
-    expect(expectedPlyLength(text("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n1\n"))).toBeNull();
-    expect(
-      expectedPlyLength(text("ply\nformat binary_little_endian 1.0\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n")),
-    ).toBeNull();
-    expect(expectedPlyLength(head("models/cat.glb"))).toBeNull();
   });
 });
 

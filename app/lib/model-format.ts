@@ -1,3 +1,5 @@
+import { readPlyHeader } from "../formats/ply";
+
 /**
  * Model format detection shared by the browser viewer and the server's upload checks.
  * Magic bytes decide first; the file extension only breaks ties for formats without a header (.splat,
@@ -31,50 +33,6 @@ const ascii = (bytes: Uint8Array, start: number, length: number) =>
 
 function readU32(bytes: Uint8Array, offset: number): number {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(offset, true);
-}
-
-/** Parses the ASCII header of a PLY file; null when the bytes are not a PLY header. */
-export function readPlyHeader(bytes: Uint8Array): { text: string; length: number } | null {
-  if (bytes.length < 4 || ascii(bytes, 0, 4) !== "ply\n") return null;
-  const limit = Math.min(bytes.length, 64 * 1024);
-  const text = new TextDecoder().decode(bytes.subarray(0, limit));
-  const end = text.indexOf("end_header\n");
-  if (end < 0) return null;
-  return { text: text.slice(0, end), length: end + "end_header\n".length };
-}
-
-const PLY_TYPE_BYTES: Record<string, number> = {
-  char: 1, uchar: 1, int8: 1, uint8: 1,
-  short: 2, ushort: 2, int16: 2, uint16: 2,
-  int: 4, uint: 4, int32: 4, uint32: 4, float: 4, float32: 4,
-  double: 8, float64: 8,
-};
-
-/**
- * The byte length a binary PLY must have, from its header (every element's count times its record
- * size), or null when that cannot be known (ASCII, list properties, unknown types). Converters may
- * silently pad a truncated file with zeros, so uploads are checked against this.
- */
-export function expectedPlyLength(head: Uint8Array): number | null {
-  const header = readPlyHeader(head);
-  if (!header || !/^format binary_(little|big)_endian /m.test(header.text)) return null;
-  let total = header.length;
-  let count = 0;
-  let record = 0;
-  for (const line of header.text.split("\n")) {
-    const words = line.trim().split(/\s+/);
-    if (words[0] === "element") {
-      total += count * record;
-      count = Number(words[2]);
-      record = 0;
-      if (!Number.isInteger(count) || count < 0) return null;
-    } else if (words[0] === "property") {
-      const size = PLY_TYPE_BYTES[words[1]];
-      if (!size) return null; // "property list …" or an unknown type
-      record += size;
-    }
-  }
-  return total + count * record;
 }
 
 const KSPLAT_MAIN_HEADER = 4096;

@@ -4,6 +4,7 @@
  * the upright half turn about X (app/viewer/splat-bounds.ts) applied to centres and rotations.
  */
 import type { DataTable } from "@playcanvas/splat-transform";
+import { SH_C0 } from "~/formats/gaussian";
 import type { ModelFormat } from "~/lib/model-format";
 import { SplatCenterSample } from "~/viewer/splat-bounds";
 import type { SplatCloud } from "./splat-cloud";
@@ -18,8 +19,6 @@ const FILE_NAMES: Partial<Record<ModelFormat, string>> = {
   sog: "model.sog",
 };
 
-/** SH degree-0 basis constant. */
-const SH_C0 = 0.28209479177387814;
 /** The library's documented defaults; none matters for reading but `lodSelect` (all levels of an LCC file). */
 const READ_OPTIONS = { iterations: 10, lodSelect: [], unbundled: false, lodChunkCount: 512, lodChunkExtent: 16 };
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectedPlyLength, readPlyHeader } from "../lib/model-format";
+import { expectedPlyLength, readPlyHeader } from "../formats/ply";
 import { previewFromPrefix, supportsPreview } from "./splat-preview";
 import { SHARED_DATA } from "../../tests/setup/shared-data";
 
@@ -12,7 +12,7 @@ const STRIDE = 14 * 4; // x y z, f_dc ×3, opacity, rot ×4, scale ×3
 describe("previewFromPrefix", () => {
   it("cuts a partial .ply at its last whole splat and announces that many in a valid header", () => {
     const header = readPlyHeader(guitar)!;
-    const prefix = guitar.subarray(0, header.length + 30_000 * STRIDE + 17); // a splat and a bit
+    const prefix = guitar.subarray(0, header.bodyOffset + 30_000 * STRIDE + 17); // a splat and a bit
     const preview = previewFromPrefix(prefix, "ply")!;
     expect(preview.splats).toBe(30_000);
     const text = readPlyHeader(preview.bytes)!.text;
@@ -20,8 +20,8 @@ describe("previewFromPrefix", () => {
     expect(text).not.toContain("90854");
     expect(expectedPlyLength(preview.bytes)).toBe(preview.bytes.length);
     // The splat records are the file's own, byte for byte.
-    const body = preview.bytes.subarray(readPlyHeader(preview.bytes)!.length);
-    expect(Buffer.from(body).equals(Buffer.from(guitar.subarray(header.length, header.length + 30_000 * STRIDE)))).toBe(true);
+    const body = preview.bytes.subarray(readPlyHeader(preview.bytes)!.bodyOffset);
+    expect(Buffer.from(body).equals(Buffer.from(guitar.subarray(header.bodyOffset, header.bodyOffset + 30_000 * STRIDE)))).toBe(true);
   });
 
   it("waits for enough splats, and never announces more than the file has", () => {

@@ -4,13 +4,12 @@
  * files are not spatially ordered, so a prefix shows a thinned-out version of the whole model.
  * Compressed containers (.sog, .spz, .ksplat, compressed .ply) cannot be shown in part.
  */
-import { readPlyHeader, type ModelFormat } from "../lib/model-format";
+import { plyRecordBytes, readPlyHeader } from "../formats/ply";
+import type { ModelFormat } from "../lib/model-format";
 
 /** Below this many complete splats a preview is not worth decoding. */
 export const MIN_PREVIEW_SPLATS = 10_000;
 const SPLAT_RECORD_BYTES = 32;
-
-const PLY_PROPERTY_BYTES: Record<string, number> = { char: 1, uchar: 1, short: 2, ushort: 2, int: 4, uint: 4, float: 4, double: 8 };
 
 /** Whether files of `format` can be shown before they are complete. */
 export function supportsPreview(format: ModelFormat): boolean {
@@ -30,24 +29,17 @@ export function previewFromPrefix(prefix: Uint8Array, format: ModelFormat, minSp
   }
   if (format !== "ply") return null;
   const header = readPlyHeader(prefix);
-  if (!header || !/^format binary_little_endian 1\.0$/m.test(header.text)) return null;
-  const lines = header.text.split("\n");
-  const elements = lines.filter((line) => line.startsWith("element "));
-  if (elements.length !== 1 || !/^element vertex \d+$/.test(elements[0].trim())) return null;
-  let stride = 0;
-  for (const line of lines) {
-    if (!line.startsWith("property ")) continue;
-    const size = PLY_PROPERTY_BYTES[line.trim().split(/\s+/)[1]];
-    if (!size) return null;
-    stride += size;
-  }
-  const announced = Number(elements[0].trim().split(" ")[2]);
-  const splats = Math.min(announced, Math.floor((prefix.length - header.length) / stride));
-  if (stride === 0 || splats < minSplats) return null;
-  const text = lines.map((line) => (line === elements[0] ? `element vertex ${splats}` : line)).join("\n") + "end_header\n";
+  if (!header || header.format !== "binary_little_endian" || header.version !== "1.0") return null;
+  const [vertex, ...others] = header.elements;
+  if (!vertex || others.length || vertex.name !== "vertex" || !Number.isInteger(vertex.count)) return null;
+  const stride = plyRecordBytes(vertex);
+  if (!stride) return null;
+  const splats = Math.min(vertex.count, Math.floor((prefix.length - header.bodyOffset) / stride));
+  if (splats < minSplats) return null;
+  const text = header.text.replace(/^element vertex \d+$/m, `element vertex ${splats}`) + "end_header\n";
   const newHeader = new TextEncoder().encode(text);
   const bytes = new Uint8Array(newHeader.length + splats * stride);
   bytes.set(newHeader, 0);
-  bytes.set(prefix.subarray(header.length, header.length + splats * stride), newHeader.length);
+  bytes.set(prefix.subarray(header.bodyOffset, header.bodyOffset + splats * stride), newHeader.length);
   return { bytes, splats };
 }

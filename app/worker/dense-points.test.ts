@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CAPTURE_RIGS, facadeRig, type CaptureRig } from "../../tests/setup/capture-rigs";
 import { cropPoints, isInsideRegion, readDensePly, readVisibilityCounts, regionOfInterest, type DensePoints } from "./dense-points";
-import { encodeOrientedPointsPly } from "./splat-ply";
+import { encodeOrientedPointsPly } from "~/formats/splat-ply";
 
 /** The rig's points as fused points whose colour is their index (24 bits), so a crop's survivors can be named. */
 function taggedPoints(rig: CaptureRig): DensePoints {

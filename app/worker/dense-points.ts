@@ -2,7 +2,7 @@
  * The dense stage's points (issue 14): COLMAP's fused.ply (x y z nx ny nz red green blue, binary) and its
  * fused.ply.vis (per point, the images that saw it), the region of interest found from them, and the crop to it. Pure.
  */
-import { parsePlyHeader } from "./splat-ply";
+import { parsePlyHeader } from "~/formats/ply";
 
 export interface DensePoints {
   count: number;

@@ -4,7 +4,7 @@
  * published (chunks, buffer bounds, accessor sizes, index range, finite values). Pure.
  */
 import { isInsideRegion, type RegionOfInterest } from "./dense-points";
-import { parsePlyHeader } from "./splat-ply";
+import { parsePlyHeader } from "~/formats/ply";
 
 const TYPE_SIZES: Record<string, number> = {
   char: 1, int8: 1, uchar: 1, uint8: 1, short: 2, int16: 2, ushort: 2, uint16: 2,

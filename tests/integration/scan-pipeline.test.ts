@@ -269,7 +269,7 @@ describe("an image-set scan", () => {
         return new Uint8Array(await file.arrayBuffer()).map((b, i) => b ^ key[i % key.length]);
       };
       const ply = await download("?original=true");
-      const { validateSplatPly } = await import("~/worker/splat-ply");
+      const { validateSplatPly } = await import("~/formats/splat-ply");
       const parsed = validateSplatPly(ply);
       expect(parsed.count).toBe(metrics.splats);
       // Viewers get the compact .sog copy (a zip bundle) holding every splat, a fraction of the .ply's size.

@@ -252,7 +252,7 @@ describe("versions", () => {
     const answer = await fetch(`${server.url}/v1/item/${compressed}/splats`, withToken(token));
     expect(answer.status).toBe(200);
     const bytes = Buffer.from(await answer.arrayBuffer());
-    const { validateSplatPly } = await import("~/worker/splat-ply");
+    const { validateSplatPly } = await import("~/formats/splat-ply");
     expect(validateSplatPly(bytes).count).toBe(GUITAR_SPLATS);
 
     const mesh = await uploadReadyModel(api, alice, { bytes: catGlb, modelType: "glb", name: "Cat" });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { readPlyHeader } from "~/lib/model-format";
+import { readPlyHeader } from "~/formats/ply";
 import { SHARED_DATA } from "./shared-data";
 
 /**
@@ -41,16 +41,13 @@ const toByte = (value: number) => Math.max(0, Math.min(255, Math.round(value)));
  */
 export function plyToSplat(ply: Buffer): Buffer {
   const header = readPlyHeader(ply);
-  if (!header || !header.text.includes("format binary_little_endian")) throw new Error("not a binary little-endian .ply");
+  if (!header || header.format !== "binary_little_endian") throw new Error("not a binary little-endian .ply");
+  const vertex = header.elements.find((element) => element.name === "vertex");
+  const count = vertex?.count ?? 0;
   const properties: string[] = [];
-  let count = 0;
-  for (const line of header.text.split("\n")) {
-    const words = line.trim().split(/\s+/);
-    if (words[0] === "element" && words[1] === "vertex") count = Number(words[2]);
-    else if (words[0] === "property") {
-      if (words[1] !== "float") throw new Error(`only float properties are written (${line})`);
-      properties.push(words[2]);
-    }
+  for (const property of vertex?.properties ?? []) {
+    if (property.type !== "float") throw new Error(`only float properties are written (${property.type} ${property.name})`);
+    properties.push(property.name);
   }
   const column = (name: string) => {
     const index = properties.indexOf(name);
@@ -65,7 +62,7 @@ export function plyToSplat(ply: Buffer): Buffer {
   const stride = properties.length * 4;
   const out = Buffer.alloc(count * 32);
   for (let i = 0; i < count; i++) {
-    const at = header.length + i * stride;
+    const at = header.bodyOffset + i * stride;
     const f = (offset: number) => ply.readFloatLE(at + offset);
     const to = i * 32;
     [x, y, z].forEach((offset, axis) => out.writeFloatLE(f(offset), to + axis * 4));

@@ -4,6 +4,7 @@
  * splat-bounds.ts applied), without spherical harmonics beyond the base colour. Pure: the images arrive decoded
  * as RGBA bytes (the browser's WebP decoder), so this is tested in Node against values encoded as the format says.
  */
+import { SH_C0 } from "../../formats/gaussian";
 import { SplatCenterSample } from "../splat-bounds";
 import type { Bounds } from "../bounds";
 
@@ -34,8 +35,6 @@ export interface SogSplats {
   bounds: Bounds | null;
 }
 
-/** The spherical-harmonics degree-0 constant: colour = 0.5 + SH_C0 × f_dc. */
-const SH_C0 = 0.28209479177387814;
 
 const isNumbers = (value: unknown, length?: number): value is number[] =>
   Array.isArray(value) && (length === undefined || value.length === length) && value.every((v) => typeof v === "number" && Number.isFinite(v));

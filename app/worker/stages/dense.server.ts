@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cameraCenter, parseImages, rotationMatrix } from "../colmap-model";
 import { cropPoints, readDensePly, readVisibilityCounts, regionOfInterest, REGION_RULE, type RegionOfInterest } from "../dense-points";
-import { encodeOrientedPointsPly } from "../splat-ply";
+import { encodeOrientedPointsPly } from "~/formats/splat-ply";
 import type { StageDefinition } from "../stage";
 import { parseNativeProgress } from "../tool-progress";
 import { framesKeptOut, type FramesResult } from "./input.server";

@@ -8,7 +8,7 @@ import { assertValidGltf } from "../gltf-validation.server";
 import { cropMesh, encodeGlb, readMeshPly, validateGlb } from "../mesh-glb";
 import { estimateNormals, nearestNeighbours } from "../point-geometry";
 import { ToolError } from "../run-tool.server";
-import { encodeOrientedPointsPly, validateSplatPly } from "../splat-ply";
+import { encodeOrientedPointsPly, validateSplatPly } from "~/formats/splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import type { FramesResult } from "./input.server";
 import type { DenseResult } from "./dense.server";

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ColmapPoints } from "./colmap-model";
-import { colorToShDc, denseSplatsFromPoints, encodeSplatPly, logit, parsePlyHeader, previewSplatsFromPoints, SH_C0, SPLAT_PROPERTIES, validateSplatPly } from "./splat-ply";
+import { SH_C0 } from "~/formats/gaussian";
+import { parsePlyHeader } from "~/formats/ply";
+import { encodeSplatPly, SPLAT_PROPERTIES, validateSplatPly } from "~/formats/splat-ply";
+import { colorToShDc, denseSplatsFromPoints, logit, previewSplatsFromPoints } from "./splats-from-points";
 import { SHARED_DATA } from "../../tests/setup/shared-data";
 
 function points(list: Array<{ p: [number, number, number]; c: [number, number, number]; error?: number }>): ColmapPoints {
