@@ -19,7 +19,7 @@ import { isModelFormat, type ModelFormat } from "~/lib/model-format";
 import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
 import type { CameraView } from "~/viewer/camera-view";
-import { runTool, ToolError } from "~/worker/run-tool.server";
+import { runTool, ToolError } from "~/tools/run-tool.server";
 import { migrateViewerSettings } from "./viewer-settings";
 
 const AUTOMATIC_PREFIXES = ["auto-", "scan-"];

@@ -5,7 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
 import type { ModelFormat } from "~/lib/model-format";
-import { runTool, ToolError } from "~/worker/run-tool.server";
+import { runTool, ToolError } from "~/tools/run-tool.server";
 import { validateSplatPly } from "~/formats/splat-ply";
 import { deliveryInputName, splatTransformCli } from "./splat-delivery.server";
 import { AppError } from "./errors";

@@ -23,7 +23,7 @@ import { expectedKsplatLength, isSplatFormat, type ModelFormat } from "~/lib/mod
 import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { deliveryCopyKey } from "~/storage/keys";
-import { runTool, ToolError } from "~/worker/run-tool.server";
+import { runTool, ToolError } from "~/tools/run-tool.server";
 import { inspectSogBundle } from "./sog-bundle.server";
 
 export const DELIVERY_FORMAT = "sog";

@@ -7,7 +7,7 @@ import type { WorkerConfig } from "./config.server";
 import { claimJob, heartbeat, releaseLease, updateUnderLease, type ClaimedJob, type Lease } from "./lease.server";
 import { failScan, finishCancelledScan, LeaseLostError, publishScan, stageMetrics } from "./outcome.server";
 import { jobDir, runStages, type PipelineReporter } from "./pipeline.server";
-import { ToolError } from "./run-tool.server";
+import { ToolError } from "~/tools/run-tool.server";
 import { overallProgress, progressDetail, ScanFailure, type StageName } from "./stage";
 
 /**

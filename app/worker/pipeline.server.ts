@@ -3,7 +3,7 @@ import path from "node:path";
 import { Checkpoints } from "./checkpoints.server";
 import type { WorkerConfig } from "./config.server";
 import { manifestMatches, outputsHash, stageInputHash, type StageManifest } from "./manifest";
-import { groupAlive, killGroup, runTool, ToolError } from "./run-tool.server";
+import { groupAlive, killGroup, runTool, ToolError } from "~/tools/run-tool.server";
 import type { StageContext, StageDefinition, StageName, ScanJobInput } from "./stage";
 import { featuresStage, mappingStage, matchingStage, type MappingResult } from "./stages/colmap.server";
 import { denseStage } from "./stages/dense.server";

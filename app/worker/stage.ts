@@ -1,5 +1,5 @@
 import type { WorkerConfig } from "./config.server";
-import type { RunToolOptions } from "./run-tool.server";
+import type { RunToolOptions } from "~/tools/run-tool.server";
 
 /** The pipeline's stages in order (DESIGN §5). Publish is the last and has no manifest. */
 export const STAGE_NAMES = ["ingest", "frames", "features", "matching", "mapping", "dense", "mesh", "splat", "export", "evaluation", "publish"] as const;

@@ -3,7 +3,7 @@
  * tools' own output"). Each parser returns a fraction in [0, 1] for a line that tells progress, or
  * null for any other line.
  */
-export type ProgressParser = (line: string) => number | null;
+import type { ProgressParser } from "~/tools/run-tool.server";
 
 const fraction = (done: number, total: number) => (total > 0 ? Math.min(1, Math.max(0, done / total)) : null);
 

@@ -39,7 +39,7 @@ async function runPhotoStages(files: Array<{ name: string; bytes: Uint8Array }>,
 /** The mapper's largest model (mapped/<n>, COLMAP's binary format), read through its text export. */
 async function largestModel(dir: string) {
   const { parseModel } = await import("~/worker/colmap-model");
-  const { runTool } = await import("~/worker/run-tool.server");
+  const { runTool } = await import("~/tools/run-tool.server");
   let largest: ReturnType<typeof parseModel> | null = null;
   for (const name of await readdir(path.join(dir, "mapped"))) {
     const text = path.join(dir, `mapped-text-${name}`);
@@ -147,7 +147,7 @@ describe("a phone's photo set", () => {
 
   it("a BMP photo, which sharp cannot decode, becomes a PNG frame by ffmpeg", async () => {
     const set = await phonePhotoSet();
-    const { runTool } = await import("~/worker/run-tool.server");
+    const { runTool } = await import("~/tools/run-tool.server");
     const bmp = path.join(WORK_DIR, "image-004.bmp");
     await runTool({ command: "ffmpeg", args: ["-hide_banner", "-loglevel", "error", "-y", "-i", set.photos[3].render, bmp] });
     const files = set.photos.map((p) => ({ name: path.basename(p.file), bytes: new Uint8Array(readFileSync(p.file)) }));

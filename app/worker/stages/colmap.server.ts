@@ -5,7 +5,7 @@ import { MAX_LONG_SIDE } from "../frame-selection";
 import { parseModel, meanReprojectionError, uprightTransform, type ColmapModel } from "../colmap-model";
 import { matchPairs } from "../match-pairs";
 import { evaluateQualityGate, type GateOutcome } from "../quality-gate";
-import { ToolError } from "../run-tool.server";
+import { ToolError } from "~/tools/run-tool.server";
 import type { StageContext, StageDefinition } from "../stage";
 import { mappingProgressParser, parseFeatureProgress, parseMatchingProgress } from "../tool-progress";
 import { readPhoto } from "../upright-photo.server";

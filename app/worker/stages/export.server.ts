@@ -7,7 +7,7 @@ import { DeliveryCopyError, makeDeliveryCopy } from "~/domain/splat-delivery.ser
 import { assertValidGltf } from "../gltf-validation.server";
 import { cropMesh, encodeGlb, readMeshPly, validateGlb } from "../mesh-glb";
 import { estimateNormals, nearestNeighbours } from "../point-geometry";
-import { ToolError } from "../run-tool.server";
+import { ToolError } from "~/tools/run-tool.server";
 import { encodeOrientedPointsPly, validateSplatPly } from "~/formats/splat-ply";
 import type { StageContext, StageDefinition } from "../stage";
 import type { FramesResult } from "./input.server";

@@ -18,7 +18,7 @@ import {
   targetFrameCount,
 } from "../frame-selection";
 import { imageSize } from "../image-size";
-import { ToolError } from "../run-tool.server";
+import { ToolError } from "~/tools/run-tool.server";
 import { ScanFailure, type StageContext, type StageDefinition } from "../stage";
 import { ffmpegFrameProgressParser } from "../tool-progress";
 import { readPhoto, writeUprightPhoto } from "../upright-photo.server";

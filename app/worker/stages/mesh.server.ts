@@ -5,7 +5,7 @@ import { parsePoints } from "../colmap-model";
 import { groundPlane, refinePlane, snapToPlane } from "../ground-plane";
 import { cropMesh, readMeshPly, validateGlb, type Mesh } from "../mesh-glb";
 import { assertValidGltf } from "../gltf-validation.server";
-import { ToolError } from "../run-tool.server";
+import { ToolError } from "~/tools/run-tool.server";
 import type { StageContext, StageDefinition } from "../stage";
 import { encodeTexturedGlb, parseTexturedObj } from "../textured-glb";
 import { parseNativeProgress } from "../tool-progress";

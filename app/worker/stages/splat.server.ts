@@ -5,7 +5,7 @@ import { parsePoints } from "../colmap-model";
 import { z } from "zod";
 import { logger } from "~/lib/logger.server";
 import { DEFAULT_BACKGROUND } from "~/viewer/background";
-import { expandPlaceholders, splitCommandLine, ToolError } from "../run-tool.server";
+import { expandPlaceholders, splitCommandLine, ToolError } from "~/tools/run-tool.server";
 import { readDensePly } from "../dense-points";
 import { encodeSplatPly, validateSplatPly } from "~/formats/splat-ply";
 import { denseSplatsFromPoints, previewSplatsFromPoints } from "../splats-from-points";

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
-import type { ProgressParser } from "./tool-progress";
+
+/** Reads a tool's output line and returns its progress (0–1), or null when the line says nothing of it. */
+export type ProgressParser = (line: string) => number | null;
 
 /**
  * Runs an external tool (ffmpeg, COLMAP, a trainer) with an argument array — never a shell string —
