@@ -28,7 +28,7 @@ const OUT = path.resolve(".cache/bench/scan-real");
 const { storage } = await import("~/storage/index.server");
 const { parseWorkerConfig } = await import("~/worker/config.server");
 const { runStages } = await import("~/worker/pipeline.server");
-const { STAGE_NAMES } = await import("~/worker/stage");
+const { STAGE_NAMES } = await import("~/domain/scan-progress");
 const { cameraCenter, parseImages, rotationMatrix } = await import("~/worker/colmap-model");
 
 const fmt = (value: number | null | undefined, digits = 1) => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "—");

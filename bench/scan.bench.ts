@@ -23,7 +23,7 @@ process.env.LOG_LEVEL = "warn";
 const { storage } = await import("~/storage/index.server");
 const { parseWorkerConfig } = await import("~/worker/config.server");
 const { runStages } = await import("~/worker/pipeline.server");
-const { STAGE_NAMES } = await import("~/worker/stage");
+const { STAGE_NAMES } = await import("~/domain/scan-progress");
 
 const which = process.argv[2] ?? "both";
 const SPARSE_ONLY = { SCAN_DENSE: "off", SCAN_TRAIN_MINUTES: "0" };

@@ -1,6 +1,6 @@
 import { db, type ScanJob } from "~/db.server";
 import { storage } from "~/storage/index.server";
-import { estimateSecondsLeft, STAGE_LABELS, type StageName } from "~/worker/stage";
+import { estimateSecondsLeft, STAGE_LABELS, type StageName } from "./scan-progress";
 import { settleReservation, withCreditLedger } from "./credits.server";
 import { AppError, notFound } from "./errors";
 import { getOwnedItem } from "./items.server";

@@ -8,7 +8,8 @@ import { claimJob, heartbeat, releaseLease, updateUnderLease, type ClaimedJob, t
 import { failScan, finishCancelledScan, LeaseLostError, publishScan, stageMetrics } from "./outcome.server";
 import { jobDir, runStages, type PipelineReporter } from "./pipeline.server";
 import { ToolError } from "~/tools/run-tool.server";
-import { overallProgress, progressDetail, ScanFailure, type StageName } from "./stage";
+import { overallProgress, progressDetail, type StageName } from "~/domain/scan-progress";
+import { ScanFailure } from "./stage";
 
 /**
  * One scan job, start to end, under a lease: claim it, keep the lease alive with a heartbeat (which

@@ -12,7 +12,7 @@ import { scanWorkPrefix, type Checkpoints } from "./checkpoints.server";
 import type { ClaimedJob, Lease } from "./lease.server";
 import { leaseWhere } from "./lease.server";
 import type { PipelineOutcome, StageTiming } from "./pipeline.server";
-import type { StageName } from "./stage";
+import type { StageName } from "~/domain/scan-progress";
 import type { MappingResult, MatchingResult } from "./stages/colmap.server";
 import type { DenseResult } from "./stages/dense.server";
 import type { ExportResult } from "./stages/export.server";

@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import type { FeaturesResult, MappingResult } from "~/worker/stages/colmap.server";
 import type { FramesResult } from "~/worker/stages/input.server";
-import type { StageName } from "~/worker/stage";
+import type { StageName } from "~/domain/scan-progress";
 import { readColmapCameras } from "../setup/colmap-database";
 import { phonePhotoSet } from "../setup/scan-media";
 import { alignSimilarity } from "../setup/similarity";
