@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { db, type Item, type User } from "~/db.server";
 import { env } from "~/env.server";
 import { AppError } from "~/domain/errors";
-import { getOwnedItem } from "~/domain/items.server";
+import { getOwnedItem } from "~/domain/item-access.server";
 import { signEditorToken, verifyEditorToken, type EditorTokenProblem } from "./editor-token";
 
 /** The header the editor sends its token in (the Authorization header carries the identity token). */

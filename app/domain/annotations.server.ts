@@ -15,7 +15,7 @@ import {
 } from "./annotation-schemas";
 import { AppError, invalidInput, notFound } from "./errors";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
-import { getOwnedItem, getVisibleItem } from "./items.server";
+import { getOwnedItem, getVisibleItem } from "./item-access.server";
 import { getPlanInForce } from "./plans.server";
 
 /**

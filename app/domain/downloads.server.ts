@@ -4,7 +4,7 @@ import { recordAudit } from "./audit.server";
 import { deliveredObject } from "./delivery-copy";
 import { downloadFileName, keyExtension, OWNER_ONLY_KINDS, type DownloadKind, type ItemDownloadsDto } from "./downloads";
 import { notFound } from "./errors";
-import { visibleTo } from "./items.server";
+import { visibleTo } from "./item-access.server";
 
 /**
  * Downloads of a model's files (issue 18 item 1; docs/decisions/025-downloads.md). Its owner gets

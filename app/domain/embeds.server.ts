@@ -3,7 +3,7 @@ import { env } from "~/env.server";
 import { embedCode, embedUrl } from "~/lib/embed-code";
 import { withCreditLedger } from "./credits.server";
 import { AppError, notFound } from "./errors";
-import { getOwnedItem } from "./items.server";
+import { getOwnedItem } from "./item-access.server";
 import { getPlanInForce } from "./plans.server";
 
 /**

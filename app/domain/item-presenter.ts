@@ -1,5 +1,5 @@
 import { coarseObject, deliveredObject } from "./delivery-copy";
-import type { ItemWithOwner } from "./items.server";
+import type { ItemWithOwner } from "./item-access.server";
 import { publicDisplayName } from "./public-name";
 import { migrateViewerSettings } from "./viewer-settings";
 

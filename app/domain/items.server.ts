@@ -1,4 +1,5 @@
 import { db, Prisma, type Item } from "~/db.server";
+import { getOwnedItem, getVisibleItem, ownerSelect, type ItemWithOwner } from "./item-access.server";
 import { storage } from "~/storage/index.server";
 import { itemPrefix, thumbnailKey } from "~/storage/keys";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
@@ -14,20 +15,6 @@ import type { DeclaredModelType } from "~/lib/model-format";
 /**
  * Items (models). Every query is scoped (STYLE habit 5): reads by visibility or owner, writes by owner.
  */
-export type ItemWithOwner = Item & { owner: { id: string; displayName: string | null } };
-
-const ownerSelect = { select: { id: true, displayName: true } } as const;
-
-/** Who may see an item: its owner always; others only public or unlisted, published, live owners. */
-export function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
-  const others: Prisma.ItemWhereInput = {
-    visibility: { in: ["public", "unlisted"] },
-    unpublishedAt: null,
-    owner: { disabledAt: null },
-  };
-  return viewerId ? { OR: [{ ownerId: viewerId }, others] } : others;
-}
-
 export async function createItem(input: {
   ownerId: string;
   modelType: DeclaredModelType;
@@ -43,21 +30,6 @@ export async function createItem(input: {
       status: "uploading",
     },
   });
-}
-
-export async function getVisibleItem({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<ItemWithOwner> {
-  const item = await db().item.findFirst({
-    where: { id: itemId, ...visibleTo(viewerId) },
-    include: { owner: ownerSelect },
-  });
-  if (!item) throw notFound();
-  return item;
-}
-
-export async function getOwnedItem({ itemId, ownerId }: { itemId: string; ownerId: string }): Promise<Item> {
-  const item = await db().item.findFirst({ where: { id: itemId, ownerId } });
-  if (!item) throw notFound();
-  return item;
 }
 
 export async function updateItem(input: {

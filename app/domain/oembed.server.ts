@@ -4,7 +4,7 @@ import { buildOembed, fitEmbedSize, parseModelUrl } from "~/lib/oembed";
 import { storage } from "~/storage/index.server";
 import { notFound } from "./errors";
 import { presentItem } from "./item-presenter";
-import { getVisibleItem } from "./items.server";
+import { getVisibleItem } from "./item-access.server";
 import { findSharedItemId } from "./share-links.server";
 
 /**

@@ -3,7 +3,7 @@ import { env } from "~/env.server";
 import { buildModelMetafield } from "~/lib/shopify-model-metafield";
 import { getUserQuotas } from "./credits.server";
 import { AppError, notFound } from "./errors";
-import { visibleTo } from "./items.server";
+import { visibleTo } from "./item-access.server";
 import {
   findProductsByHandles,
   getProduct,

@@ -3,7 +3,7 @@ import { storage } from "~/storage/index.server";
 import { estimateSecondsLeft, STAGE_LABELS, type StageName } from "./scan-progress";
 import { settleReservation, withCreditLedger } from "./credits.server";
 import { AppError, notFound } from "./errors";
-import { getOwnedItem } from "./items.server";
+import { getOwnedItem } from "./item-access.server";
 import { acceptScan, type ScanAccepted } from "./scans.server";
 
 /**

@@ -18,7 +18,7 @@ import { imageFolderKey } from "~/storage/keys";
 import { assertScansAvailable } from "./scan-availability.server";
 import { releaseCredits, reserveCredits, withCreditLedger, type Tx } from "./credits.server";
 import { AppError, invalidFile, invalidInput, notFound } from "./errors";
-import { getOwnedItem } from "./items.server";
+import { getOwnedItem } from "./item-access.server";
 import { probeVideo } from "./media-probe.server";
 
 /**

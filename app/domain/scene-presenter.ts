@@ -1,5 +1,5 @@
 import { presentItem } from "./item-presenter";
-import type { ItemWithOwner } from "./items.server";
+import type { ItemWithOwner } from "./item-access.server";
 import type { ScenePartDto } from "./scenes.server";
 
 /** The API's view of a scene: the item as for any model, and its parts in order. */

@@ -3,7 +3,7 @@ import type { DeclaredModelType } from "~/lib/model-format";
 import { AppError, notFound } from "./errors";
 import { deliveredObject } from "./delivery-copy";
 import { presentItem } from "./item-presenter";
-import { getVisibleItem, type ItemWithOwner } from "./items.server";
+import { getVisibleItem, type ItemWithOwner } from "./item-access.server";
 import { openStoredModel } from "./model-files.server";
 import { IDENTITY_TRANSFORM, MAX_SCENE_PARTS, type PartTransformInput, type SaveSceneBody } from "./scene-schemas";
 import { defaultSceneName } from "./scene-name";

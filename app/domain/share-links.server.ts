@@ -4,7 +4,7 @@ import { env } from "~/env.server";
 import { getUserQuotas, reserveCredits, settleReservation, withCreditLedger } from "./credits.server";
 import { PRIVATE_SHARING_MESSAGE } from "./embeds.server";
 import { AppError, notFound } from "./errors";
-import { getOwnedItem, visibleTo } from "./items.server";
+import { getOwnedItem, visibleTo } from "./item-access.server";
 
 /**
  * Share links (SPEC §9 link quota and link credits; docs/decisions/012): short, revocable links to a public

@@ -21,7 +21,7 @@ import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
 import { enqueueItemThumbnail } from "~/jobs/thumbnail-jobs.server";
 import { logger } from "~/lib/logger.server";
 import { AppError, invalidFile, invalidInput } from "./errors";
-import { getOwnedItem } from "./items.server";
+import { getOwnedItem } from "./item-access.server";
 import { needsDeliveryCopy } from "./splat-delivery.server";
 
 const UPLOAD_URL_SECONDS = 60 * 60;

@@ -4,7 +4,7 @@ import { listAnnotations, type AnnotationDto } from "./annotations.server";
 import { resolveRegisteredEmbed, watermarkShown } from "./embeds.server";
 import { isAppError } from "./errors";
 import { hasSomethingToView } from "./item-presenter";
-import { getVisibleItem, type ItemWithOwner } from "./items.server";
+import { getVisibleItem, type ItemWithOwner } from "./item-access.server";
 import { getPlanInForce } from "./plans.server";
 import { presentViewableItem, type ViewableItemDto } from "./scenes.server";
 

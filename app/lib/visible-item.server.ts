@@ -1,6 +1,7 @@
 import { getPageUser } from "~/auth/require-user.server";
 import { isAppError } from "~/domain/errors";
-import { getVisibleItem, recordItemView } from "~/domain/items.server";
+import { recordItemView } from "~/domain/items.server";
+import { getVisibleItem } from "~/domain/item-access.server";
 import { uuidSchema } from "~/domain/schemas";
 import { presentViewableItem } from "~/domain/scenes.server";
 

@@ -7,7 +7,7 @@ import { BuilderFrame } from "~/components/builder/builder-frame";
 import { SceneEditor } from "~/components/builder/scene-editor";
 import { useCreateScene } from "~/components/builder/use-create-scene";
 import { isAppError } from "~/domain/errors";
-import { getOwnedItem, getVisibleItem } from "~/domain/items.server";
+import { getOwnedItem, getVisibleItem } from "~/domain/item-access.server";
 import { uuidSchema } from "~/domain/schemas";
 import { presentViewableItem } from "~/domain/scenes.server";
 import type { RouteHandle } from "~/lib/route-handle";

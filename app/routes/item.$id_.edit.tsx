@@ -12,7 +12,7 @@ import { useToast } from "~/components/toast-provider";
 import { listAnnotations } from "~/domain/annotations.server";
 import { listCategories } from "~/domain/categories.server";
 import { isAppError } from "~/domain/errors";
-import { getOwnedItem, getVisibleItem } from "~/domain/items.server";
+import { getOwnedItem, getVisibleItem } from "~/domain/item-access.server";
 import { getPlanInForce } from "~/domain/plans.server";
 import { uuidSchema } from "~/domain/schemas";
 import { getCurrentUserWithPlan } from "~/domain/users.server";

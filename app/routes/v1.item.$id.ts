@@ -1,5 +1,6 @@
 import { apiRoute, endpoint } from "~/api/route.server";
-import { deleteItem, getVisibleItem, updateItem } from "~/domain/items.server";
+import { deleteItem, updateItem } from "~/domain/items.server";
+import { getVisibleItem } from "~/domain/item-access.server";
 import { presentItem } from "~/domain/item-presenter";
 import { idParamsSchema, updateItemBodySchema } from "~/domain/schemas";
 

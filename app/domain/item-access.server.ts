@@ -1,0 +1,37 @@
+/**
+ * Who may read or change an item — the scoping every item query starts from (STYLE habit 5): reads by visibility or
+ * owner, writes by owner. Below every other domain module that touches items (issue 39: items, scans and product
+ * links imported each other for these).
+ */
+import { db, type Item, type Prisma } from "~/db.server";
+import { notFound } from "./errors";
+
+export type ItemWithOwner = Item & { owner: { id: string; displayName: string | null } };
+
+/** The owner fields every item read returns with it. */
+export const ownerSelect = { select: { id: true, displayName: true } } as const;
+
+/** Who may see an item: its owner always; others only public or unlisted, published, live owners. */
+export function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
+  const others: Prisma.ItemWhereInput = {
+    visibility: { in: ["public", "unlisted"] },
+    unpublishedAt: null,
+    owner: { disabledAt: null },
+  };
+  return viewerId ? { OR: [{ ownerId: viewerId }, others] } : others;
+}
+
+export async function getVisibleItem({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<ItemWithOwner> {
+  const item = await db().item.findFirst({
+    where: { id: itemId, ...visibleTo(viewerId) },
+    include: { owner: ownerSelect },
+  });
+  if (!item) throw notFound();
+  return item;
+}
+
+export async function getOwnedItem({ itemId, ownerId }: { itemId: string; ownerId: string }): Promise<Item> {
+  const item = await db().item.findFirst({ where: { id: itemId, ownerId } });
+  if (!item) throw notFound();
+  return item;
+}
