@@ -1,6 +1,6 @@
 import { db } from "~/db.server";
-import { parseWorkerConfig } from "~/worker/config.server";
-import { findMissingScanTools } from "~/worker/scan-tools.server";
+import { parseWorkerConfig } from "~/config/worker.server";
+import { findMissingScanTools } from "~/tools/scan-tools.server";
 import { AppError } from "./errors";
 
 /**

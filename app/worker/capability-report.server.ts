@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { db } from "~/db.server";
-import type { MissingTool } from "./scan-tools.server";
+import type { MissingTool } from "~/tools/scan-tools.server";
 
 /**
  * This worker's report to the database of which scan tools it lacks (a ScanWorker row), read by the

@@ -6,8 +6,8 @@ import { startBillingSchedule } from "~/jobs/billing-schedule.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { logger } from "~/lib/logger.server";
 import { CapabilityReport } from "./capability-report.server";
-import { describeTrainer, workerConfig } from "./config.server";
-import { findMissingScanTools } from "./scan-tools.server";
+import { describeTrainer, workerConfig } from "~/config/worker.server";
+import { findMissingScanTools } from "~/tools/scan-tools.server";
 import { startScanWorker } from "./worker.server";
 
 /** How often a worker that lacks scan tools looks again, and how often every worker reports. */

@@ -1,9 +1,7 @@
-import { execFile } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, statfs } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { z } from "zod";
 import { MAX_IMAGES, MIN_IMAGES, parseImageUploadName } from "~/lib/upload-rules";
 import { localStorageDriver, storage } from "~/storage/index.server";
 import {
@@ -18,6 +16,7 @@ import {
   targetFrameCount,
 } from "../frame-selection";
 import { imageSize } from "../image-size";
+import { probeVideoStream } from "~/tools/ffprobe.server";
 import { ToolError } from "~/tools/run-tool.server";
 import { ScanFailure, type StageContext, type StageDefinition } from "../stage";
 import { ffmpegFrameProgressParser } from "../tool-progress";
@@ -89,38 +88,6 @@ async function fetchInput(key: string, target: string) {
   await pipeline(await storage().createReadStream(key), createWriteStream(target));
 }
 
-const probeSchema = z.object({
-  streams: z
-    .array(
-      z.object({
-        width: z.number().optional(),
-        height: z.number().optional(),
-        avg_frame_rate: z.string().optional(),
-        r_frame_rate: z.string().optional(),
-        side_data_list: z.array(z.object({ rotation: z.number().optional() }).passthrough()).optional(),
-        tags: z.object({ rotate: z.string().optional() }).passthrough().optional(),
-      }),
-    )
-    .default([]),
-  format: z.object({ duration: z.string().optional() }).default({}),
-});
-
-function ffprobe(ctx: StageContext, file: string): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(
-      ctx.config.FFPROBE_BIN,
-      ["-v", "error", "-protocol_whitelist", "file", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate,r_frame_rate:stream_side_data=rotation:stream_tags=rotate:format=duration", "-of", "json", `file:${file}`],
-      { timeout: 60_000, maxBuffer: 1024 * 1024, killSignal: "SIGKILL" },
-      (error, stdout) => (error ? reject(error) : resolve(stdout)),
-    ),
-  );
-}
-
-const rate = (text?: string) => {
-  const [n, d] = (text ?? "").split("/").map(Number);
-  return n > 0 && d > 0 ? n / d : 0;
-};
-
 export const ingestStage: StageDefinition<IngestResult> = {
   name: "ingest",
   version: 1,
@@ -147,25 +114,16 @@ export const ingestStage: StageDefinition<IngestResult> = {
     let video: IngestResult["video"] = null;
     if (ctx.job.inputKind === "video") {
       await fetchInput(inputs[0].key, ctx.path("input/video"));
-      let parsed: z.infer<typeof probeSchema>;
-      try {
-        parsed = probeSchema.parse(JSON.parse(await ffprobe(ctx, ctx.path("input/video"))));
-      } catch {
-        throw new ScanFailure("The video could not be read. Upload it again, or record it again as MP4 or MOV.", null);
-      }
-      const stream = parsed.streams[0];
-      const duration = Number(parsed.format.duration);
-      if (!stream?.width || !stream.height || !Number.isFinite(duration) || duration <= 0) {
-        throw new ScanFailure("The video has no readable picture. Upload it again, or record it again as MP4 or MOV.", null);
-      }
-      const rotation = Math.round(stream.side_data_list?.find((s) => s.rotation !== undefined)?.rotation ?? Number(stream.tags?.rotate ?? 0));
+      const stream = await probeVideoStream({ bin: ctx.config.FFPROBE_BIN, input: ctx.path("input/video") });
+      if (!stream) throw new ScanFailure("The video has no readable picture. Upload it again, or record it again as MP4 or MOV.", null);
+      const { rotation } = stream;
       const quarter = Math.abs(rotation) % 180 === 90;
       video = {
-        seconds: Math.min(duration, MAX_VIDEO_SECONDS, ctx.job.duration ?? MAX_VIDEO_SECONDS),
+        seconds: Math.min(stream.duration, MAX_VIDEO_SECONDS, ctx.job.duration ?? MAX_VIDEO_SECONDS),
         // Display size: ffmpeg turns the picture upright while decoding.
         width: quarter ? stream.height : stream.width,
         height: quarter ? stream.width : stream.height,
-        fps: rate(stream.avg_frame_rate) || rate(stream.r_frame_rate) || 30,
+        fps: stream.fps || 30,
         rotation,
       };
     }

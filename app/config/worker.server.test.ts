@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeTrainer, parseWorkerConfig } from "./config.server";
+import { describeTrainer, parseWorkerConfig } from "./worker.server";
 
 describe("the CPU trainer's opacity-reset setting", () => {
   it("does not reset unless told to, and takes a fraction of the budget", () => {
