@@ -12,6 +12,8 @@ export function restartDelayMs(failures, { baseMs = 1000, maxMs = 30_000 } = {})
  * Starts `command args` and restarts it whenever it exits on its own. A child that ran longer than
  * `healthyAfterMs` before exiting starts the backoff again from the beginning. Returns `stop()`,
  * which ends it (SIGTERM, SIGKILL after `killAfterMs`) and restarts nothing after.
+ * An exit is judged `exitGraceMs` after it happens: Ctrl-C in a terminal signals the whole process group, so a
+ * child may exit before our own SIGINT handler has called stop() — that exit is the stop, not a crash.
  */
 export function superviseChild({
   name,
@@ -27,6 +29,7 @@ export function superviseChild({
   maxMs = 30_000,
   healthyAfterMs = 60_000,
   killAfterMs = 10_000,
+  exitGraceMs = 300,
   onStart = () => {},
 }) {
   let child;
@@ -40,11 +43,14 @@ export function superviseChild({
     onStart(child);
     child.on("error", (error) => report(`[scanroom] ${name} could not be started: ${error.message}`));
     child.on("exit", (code, signal) => {
-      if (stopped) return;
-      failures = Date.now() - startedAt > healthyAfterMs ? 1 : failures + 1;
-      const delay = restartDelayMs(failures, { baseMs, maxMs });
-      report(`[scanroom] ${name} exited unexpectedly (${code ?? signal}); restarting it in ${delay / 1000} s (restart ${failures} in a row)`);
-      restartTimer = setTimeout(launch, delay);
+      const ranMs = Date.now() - startedAt;
+      restartTimer = setTimeout(() => {
+        if (stopped) return;
+        failures = ranMs > healthyAfterMs ? 1 : failures + 1;
+        const delay = restartDelayMs(failures, { baseMs, maxMs });
+        report(`[scanroom] ${name} exited unexpectedly (${code ?? signal}); restarting it in ${delay / 1000} s (restart ${failures} in a row)`);
+        restartTimer = setTimeout(launch, delay);
+      }, exitGraceMs);
     });
   };
   launch();

@@ -38,6 +38,35 @@ describe("superviseChild (npm start's supervision, issue 21)", () => {
     expect(lines[1]).toBe("[scanroom] server exited unexpectedly (3); restarting it in 0.02 s (restart 2 in a row)");
   });
 
+  it("takes an exit followed at once by stop() as the stop (Ctrl-C reaches the child first): no restart, no line", async () => {
+    const lines: string[] = [];
+    let starts = 0;
+    const supervised = superviseChild({
+      name: "server",
+      command: process.execPath,
+      args: ["-e", "process.on('SIGINT', () => process.exit(0)); setInterval(() => {}, 1000)"],
+      stdio: "ignore",
+      report: (line: string) => {
+        lines.push(line);
+      },
+      baseMs: 10,
+      exitGraceMs: 200,
+      onStart: () => {
+        starts++;
+      },
+    });
+    await until(() => supervised.child.pid !== undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // its SIGINT handler is in place
+    const child = supervised.child;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGINT");
+    await exited;
+    await supervised.stop(); // the supervisor's own handler, a moment later
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(lines).toEqual([]);
+    expect(starts).toBe(1);
+  });
+
   it("restarts a child killed by a signal, and stop() ends it for good", async () => {
     const lines: string[] = [];
     let starts = 0;
