@@ -15,46 +15,38 @@ describe("restartDelayMs", () => {
   });
 });
 
+/** superviseChild on `node -e script` with fast restarts, its report lines and start count collected. */
+function supervise(name: string, script: string, options: { exitGraceMs?: number } = {}) {
+  const lines: string[] = [];
+  const counts = { starts: 0 };
+  const supervised = superviseChild({
+    name,
+    command: process.execPath,
+    args: ["-e", script],
+    stdio: "ignore",
+    report: (line: string) => {
+      lines.push(line);
+    },
+    baseMs: 10,
+    ...options,
+    onStart: () => {
+      counts.starts++;
+    },
+  });
+  return { supervised, lines, counts };
+}
+
 describe("superviseChild (npm start's supervision, issue 21)", () => {
   it("restarts a child that exits on its own, saying so, with growing delays", async () => {
-    const lines: string[] = [];
-    let starts = 0;
-    const supervised = superviseChild({
-      name: "server",
-      command: process.execPath,
-      args: ["-e", "process.exit(3)"],
-      stdio: "ignore",
-      report: (line: string) => {
-        lines.push(line);
-      },
-      baseMs: 10,
-      onStart: () => {
-        starts++;
-      },
-    });
-    await until(() => starts >= 3);
+    const { supervised, lines, counts } = supervise("server", "process.exit(3)");
+    await until(() => counts.starts >= 3);
     await supervised.stop();
     expect(lines[0]).toBe("[scanroom] server exited unexpectedly (3); restarting it in 0.01 s (restart 1 in a row)");
     expect(lines[1]).toBe("[scanroom] server exited unexpectedly (3); restarting it in 0.02 s (restart 2 in a row)");
   });
 
   it("takes an exit followed at once by stop() as the stop (Ctrl-C reaches the child first): no restart, no line", async () => {
-    const lines: string[] = [];
-    let starts = 0;
-    const supervised = superviseChild({
-      name: "server",
-      command: process.execPath,
-      args: ["-e", "process.on('SIGINT', () => process.exit(0)); setInterval(() => {}, 1000)"],
-      stdio: "ignore",
-      report: (line: string) => {
-        lines.push(line);
-      },
-      baseMs: 10,
-      exitGraceMs: 200,
-      onStart: () => {
-        starts++;
-      },
-    });
+    const { supervised, lines, counts } = supervise("server", "process.on('SIGINT', () => process.exit(0)); setInterval(() => {}, 1000)", { exitGraceMs: 200 });
     await until(() => supervised.child.pid !== undefined);
     await new Promise((resolve) => setTimeout(resolve, 200)); // its SIGINT handler is in place
     const child = supervised.child;
@@ -64,34 +56,20 @@ describe("superviseChild (npm start's supervision, issue 21)", () => {
     await supervised.stop(); // the supervisor's own handler, a moment later
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(lines).toEqual([]);
-    expect(starts).toBe(1);
+    expect(counts.starts).toBe(1);
   });
 
   it("restarts a child killed by a signal, and stop() ends it for good", async () => {
-    const lines: string[] = [];
-    let starts = 0;
-    const supervised = superviseChild({
-      name: "worker",
-      command: process.execPath,
-      args: ["-e", "setInterval(() => {}, 1000)"],
-      stdio: "ignore",
-      report: (line: string) => {
-        lines.push(line);
-      },
-      baseMs: 10,
-      onStart: () => {
-        starts++;
-      },
-    });
+    const { supervised, lines, counts } = supervise("worker", "setInterval(() => {}, 1000)");
     await until(() => supervised.child.pid !== undefined);
     supervised.child.kill("SIGKILL");
-    await until(() => starts === 2);
+    await until(() => counts.starts === 2);
     expect(lines).toEqual(["[scanroom] worker exited unexpectedly (SIGKILL); restarting it in 0.01 s (restart 1 in a row)"]);
     const last = supervised.child;
     await supervised.stop();
     expect(last.signalCode).toBe("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(starts).toBe(2);
+    expect(counts.starts).toBe(2);
     expect(lines).toHaveLength(1);
   });
 });

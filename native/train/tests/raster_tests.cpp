@@ -46,6 +46,29 @@ double weightedSum(const Gaussians& g, const Camera& cam, const std::vector<floa
   return s;
 }
 
+// n random gaussians in front of smallCamera's view: centres in a 2.4 × 1.8 × 2 box at 3 m, per-axis scales
+// uniform in [scaleMin, scaleMin + 2·scaleHalfSpan], random rotations and colours, opacity logits
+// opacityCentre ± opacityHalfSpan.
+Gaussians randomScene(size_t n, uint32_t seed, float scaleMin, float scaleHalfSpan, float opacityCentre, float opacityHalfSpan) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uni(-1.f, 1.f);
+  Gaussians g;
+  g.resize(n);
+  for (size_t i = 0; i < n; i++) {
+    g.mean[3 * i] = uni(rng) * 1.2f, g.mean[3 * i + 1] = uni(rng) * 0.9f, g.mean[3 * i + 2] = 3.f + uni(rng);
+    for (int k = 0; k < 3; k++) g.logScale[3 * i + k] = std::log(scaleMin + scaleHalfSpan * (uni(rng) + 1.f)), g.color[3 * i + k] = uni(rng);
+    for (int k = 0; k < 4; k++) g.quat[4 * i + k] = uni(rng);
+    g.opacity[i] = opacityCentre + opacityHalfSpan * uni(rng);
+  }
+  return g;
+}
+
+double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b) {
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); i++) worst = std::max(worst, double(std::fabs(a[i] - b[i])));
+  return worst;
+}
+
 }  // namespace
 
 // Every parameter's gradient against a central finite difference of L = Σ w·pixels (w random).
@@ -184,26 +207,16 @@ TEST(Raster, SingleGaussianMatchesAnalyticRender) {
 
 // The tiled renderer against the per-pixel reference on random scenes.
 TEST(Raster, TiledMatchesReference) {
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<float> uni(-1.f, 1.f);
   const Camera cam = smallCamera(80, 56);
   // (random scenes: cut-offs and tiles matter here, the renderers must agree exactly)
-  Gaussians g;
-  g.resize(300);
-  for (size_t i = 0; i < g.size(); i++) {
-    g.mean[3 * i] = uni(rng) * 1.2f, g.mean[3 * i + 1] = uni(rng) * 0.9f, g.mean[3 * i + 2] = 3.f + uni(rng);
-    for (int k = 0; k < 3; k++) g.logScale[3 * i + k] = std::log(0.03f + 0.05f * (uni(rng) + 1.f)), g.color[3 * i + k] = uni(rng);
-    for (int k = 0; k < 4; k++) g.quat[4 * i + k] = uni(rng);
-    g.opacity[i] = 2.f * uni(rng);
-  }
+  const Gaussians g = randomScene(300, 11, 0.03f, 0.05f, 0.f, 2.f);
   const float bg[3] = {0.2f, 0.4f, 0.6f};
   std::vector<float> ref;
   renderReference(g, cam, bg, ref);
   withEachKernel([&] {
     Render fast;
     render(g, cam, bg, fast);
-    double worst = 0;
-    for (size_t i = 0; i < ref.size(); i++) worst = std::max(worst, double(std::fabs(ref[i] - fast.rgb[i])));
+    const double worst = maxAbsDifference(ref, fast.rgb);
     std::printf("[raster] tiled vs reference on 300 random gaussians: max abs difference %.3g (bound 1e-5)\n", worst);
     EXPECT_LE(worst, 1e-5);
   });
@@ -213,28 +226,19 @@ TEST(Raster, TiledMatchesReference) {
 // around it: the render must still match the per-pixel reference everywhere (a tile left out shows as a gap), and
 // the tile lists must be shorter than the squares' would be.
 TEST(Raster, ThinSlantedGaussiansReachEveryTileTheyCover) {
-  std::mt19937 rng(23);
-  std::uniform_real_distribution<float> uni(-1.f, 1.f);
   const Camera cam = smallCamera(160, 112);
-  Gaussians g;
-  g.resize(200);
-  for (size_t i = 0; i < g.size(); i++) {
-    g.mean[3 * i] = uni(rng) * 1.2f, g.mean[3 * i + 1] = uni(rng) * 0.9f, g.mean[3 * i + 2] = 3.f + uni(rng);
-    // One axis 10–40 times the others: needles and blades.
-    g.logScale[3 * i] = std::log(0.2f + 0.2f * (uni(rng) + 1.f));
-    g.logScale[3 * i + 1] = g.logScale[3 * i + 2] = std::log(0.01f);
-    for (int k = 0; k < 3; k++) g.color[3 * i + k] = uni(rng);
-    for (int k = 0; k < 4; k++) g.quat[4 * i + k] = uni(rng);
-    g.opacity[i] = 1.f + uni(rng);
-  }
+  Gaussians g = randomScene(200, 23, 0.01f, 0.f, 1.f, 1.f);
+  // One axis 10–40 times the others: needles and blades.
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> uni(-1.f, 1.f);
+  for (size_t i = 0; i < g.size(); i++) g.logScale[3 * i] = std::log(0.2f + 0.2f * (uni(rng) + 1.f));
   const float bg[3] = {0.2f, 0.4f, 0.6f};
   std::vector<float> ref;
   renderReference(g, cam, bg, ref);
   withEachKernel([&] {
     Render fast;
     render(g, cam, bg, fast);
-    double worst = 0;
-    for (size_t i = 0; i < ref.size(); i++) worst = std::max(worst, double(std::fabs(ref[i] - fast.rgb[i])));
+    const double worst = maxAbsDifference(ref, fast.rgb);
     // The squares 3σ of the larger axis would cover, counted from each drawn gaussian's radius.
     size_t squares = 0;
     const int tilesX = (cam.width + kTile - 1) / kTile, tilesY = (cam.height + kTile - 1) / kTile;
@@ -257,20 +261,11 @@ TEST(Raster, ThinSlantedGaussiansReachEveryTileTheyCover) {
 // Coarse-to-fine training renders the same view at half size: that render must match the full-size render
 // shrunk by area averaging (what the trainer compares it with), pixel for pixel.
 TEST(Raster, HalfSizeCameraMatchesTheShrunkFullRender) {
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<float> uni(-1.f, 1.f);
   const Camera full = smallCamera(160, 112);
   const Camera half = scaledCamera(full, 0.5f);
   ASSERT_EQ(half.width, 80);
   ASSERT_EQ(half.height, 56);
-  Gaussians g;
-  g.resize(200);
-  for (size_t i = 0; i < g.size(); i++) {
-    g.mean[3 * i] = uni(rng) * 1.2f, g.mean[3 * i + 1] = uni(rng) * 0.9f, g.mean[3 * i + 2] = 3.f + uni(rng);
-    for (int k = 0; k < 3; k++) g.logScale[3 * i + k] = std::log(0.08f + 0.06f * (uni(rng) + 1.f)), g.color[3 * i + k] = uni(rng);
-    for (int k = 0; k < 4; k++) g.quat[4 * i + k] = uni(rng);
-    g.opacity[i] = uni(rng);
-  }
+  const Gaussians g = randomScene(200, 5, 0.08f, 0.06f, 0.f, 1.f);
   const float bg[3] = {0.2f, 0.4f, 0.6f};
   Render big, small;
   render(g, full, bg, big);
