@@ -4,15 +4,10 @@ import { useCallback, useEffect, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { useToast } from "~/components/toast-provider";
 import type { ScanStatusDto } from "~/domain/scan-control.server";
+import { TRAINING_STOP_TEXT } from "~/domain/training-stop";
 import { formatCount, formatDuration } from "~/lib/format";
 
 type ScanFigures = NonNullable<ScanStatusDto["metrics"]>;
-
-const STOP_REASONS: Record<string, string> = {
-  plateau: "stopped when it no longer improved",
-  budget: "stopped at the time limit",
-  iterations: "stopped at the iteration limit",
-};
 
 /** How the splat was made: "CPU · 4,210 iterations in 6 min, stopped when it no longer improved" (or by a GPU trainer), or why not. */
 function trainingLine(m: ScanFigures): string {
@@ -21,7 +16,7 @@ function trainingLine(m: ScanFigures): string {
   const iterations = m.trained_iterations !== null ? `${formatCount(m.trained_iterations)} iterations` : null;
   const minutes = m.trained_minutes !== null ? `${Math.max(1, Math.round(m.trained_minutes))} min` : null;
   const run = [iterations, minutes].filter(Boolean).join(" in ");
-  const why = m.training_stopped ? STOP_REASONS[m.training_stopped] : null;
+  const why = m.training_stopped ? TRAINING_STOP_TEXT[m.training_stopped] : null;
   return [where, [run, why].filter(Boolean).join(", ")].filter(Boolean).join(" · ");
 }
 

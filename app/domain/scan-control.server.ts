@@ -4,6 +4,7 @@ import { estimateSecondsLeft, STAGE_LABELS, type StageName } from "./scan-progre
 import { settleReservation, withCreditLedger } from "./credits.server";
 import { AppError, notFound } from "./errors";
 import { getOwnedItem } from "./item-access.server";
+import { asTrainingStop } from "./training-stop";
 import { acceptScan, type ScanAccepted } from "./scans.server";
 
 /**
@@ -61,7 +62,7 @@ function presentMetrics(metrics: unknown) {
     trained_iterations: count(training?.iterations),
     trained_minutes: count(training?.minutes),
     // Why training ended, as the splat stage recorded it (SplatResult.stopped): "plateau", "budget", "iterations"; null if unknown.
-    training_stopped: typeof training?.stopped === "string" ? training.stopped : null,
+    training_stopped: asTrainingStop(training?.stopped),
     training_failed: typeof m.trainingFailed === "string" ? m.trainingFailed : null,
     // Seconds each stage took in the run that did it (stages finished by an earlier run are not counted again).
     stage_seconds: Object.fromEntries(

@@ -8,6 +8,7 @@ import { DEFAULT_BACKGROUND } from "~/viewer/background";
 import { expandPlaceholders, splitCommandLine, ToolError } from "~/tools/run-tool.server";
 import { readDensePly } from "../dense-points";
 import { encodeSplatPly, validateSplatPly } from "~/formats/splat-ply";
+import { TRAINING_STOPS, type TrainingStop } from "~/domain/training-stop";
 import { denseSplatsFromPoints, previewSplatsFromPoints } from "../splats-from-points";
 import type { StageContext, StageDefinition } from "../stage";
 import { parseNativeProgress, parseTrainerProgress } from "../tool-progress";
@@ -197,9 +198,6 @@ async function trainOnCpu(ctx: StageContext): Promise<SplatResult> {
     log: { validationPsnr: metrics.validationPsnr >= 0 ? Math.round(metrics.validationPsnr * 100) / 100 : null, trainViews: metrics.trainViews },
   };
 }
-
-export const TRAINING_STOPS = ["plateau", "budget", "iterations"] as const;
-export type TrainingStop = (typeof TRAINING_STOPS)[number];
 
 const trainMetricsSchema = z.object({
   iterations: z.number().int().nonnegative(),
