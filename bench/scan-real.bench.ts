@@ -26,7 +26,7 @@ process.env.LOG_LEVEL = "warn";
 const OUT = path.resolve(".cache/bench/scan-real");
 
 const { storage } = await import("~/storage/index.server");
-const { parseWorkerConfig } = await import("~/config/worker.server");
+const { parseWorkerConfig } = await import("~/env.server");
 const { runStages } = await import("~/worker/pipeline.server");
 const { STAGE_NAMES } = await import("~/domain/scan-progress");
 const { cameraCenter, parseImages, rotationMatrix } = await import("~/worker/colmap-model");

@@ -21,7 +21,7 @@ process.env.SCAN_WORK_DIR = path.join(root, "work");
 process.env.LOG_LEVEL = "warn";
 
 const { storage } = await import("~/storage/index.server");
-const { parseWorkerConfig } = await import("~/config/worker.server");
+const { parseWorkerConfig } = await import("~/env.server");
 const { runStages } = await import("~/worker/pipeline.server");
 const { STAGE_NAMES } = await import("~/domain/scan-progress");
 

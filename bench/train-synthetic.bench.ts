@@ -33,7 +33,7 @@ const iterations = positive("TRAIN_SYNTH_ITERATIONS", 600);
 const frames = positive("TRAIN_SYNTH_FRAMES", 300);
 const points = positive("TRAIN_SYNTH_POINTS", 400_000);
 const threads = String(positive("TRAIN_BENCH_THREADS", 2));
-const { parseWorkerConfig } = await import("~/config/worker.server");
+const { parseWorkerConfig } = await import("~/env.server");
 const worker = parseWorkerConfig({});
 
 /** Runs a native program to the end; its stderr (where /usr/bin/time reports) is returned. */

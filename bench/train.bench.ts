@@ -13,7 +13,7 @@
 //   2. this build trains once per budget in TRAIN_BENCH_MINUTES (default "2,5,10") as the worker would (stopping on
 //      the validation plateau): minutes used, why it stopped, iterations, validation PSNR.
 //   Both with TRAIN_BENCH_THREADS threads (default 2) and the worker's default training settings
-//   (app/config/worker.server.ts: long side, SH degree, D-SSIM weight, opacity reset; ROI crop).
+//   (app/env.server.ts, workerConfig: long side, SH degree, D-SSIM weight, opacity reset; ROI crop).
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -98,7 +98,7 @@ if (minutes.some((m) => !(m > 0)) || !(Number.isInteger(iterations) && iteration
   process.exit(2);
 }
 const threads = process.env.TRAIN_BENCH_THREADS ?? "2";
-const { parseWorkerConfig } = await import("~/config/worker.server");
+const { parseWorkerConfig } = await import("~/env.server");
 const worker = parseWorkerConfig({});
 const inputs = ["dense/images", "dense/sparse", "dense/fused.ply", "train/holdout.txt"];
 for (const needed of inputs) {

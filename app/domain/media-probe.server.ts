@@ -1,4 +1,4 @@
-import { parseWorkerConfig } from "~/config/worker.server";
+import { parseWorkerConfig } from "~/env.server";
 import type { VideoContainer } from "~/lib/media-format";
 import { probeVideoStream } from "~/tools/ffprobe.server";
 

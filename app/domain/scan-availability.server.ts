@@ -1,5 +1,5 @@
 import { db } from "~/db.server";
-import { parseWorkerConfig } from "~/config/worker.server";
+import { parseWorkerConfig } from "~/env.server";
 import { findMissingScanTools } from "~/tools/scan-tools.server";
 import { AppError } from "./errors";
 

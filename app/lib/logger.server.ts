@@ -1,5 +1,7 @@
+import { env } from "~/env.server";
+
 /**
- * A small structured logger. It never prints credentials: values under token-like keys and bearer
+ * A small structured logger (its level is LOG_LEVEL, read through app/env.server.ts like every setting). It never prints credentials: values under token-like keys and bearer
  * strings are masked before writing.
  */
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
@@ -20,8 +22,12 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 function threshold(): number {
-  const level = (process.env.LOG_LEVEL as Level) ?? "info";
-  return LEVELS[level] ?? LEVELS.info;
+  try {
+    return LEVELS[env().LOG_LEVEL];
+  } catch {
+    // An invalid configuration is reported by the boot that reads it; until then, log at the default level.
+    return LEVELS.info;
+  }
 }
 
 function write(level: Level, message: string, fields?: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { access, constants } from "node:fs/promises";
 import path from "node:path";
-import type { WorkerConfig } from "~/config/worker.server";
+import type { WorkerConfig } from "~/env.server";
 
 /**
  * The one list of our own programs (native/, built into SCANROOM_NATIVE_BIN by

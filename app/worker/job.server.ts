@@ -3,7 +3,7 @@ import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
 import { Checkpoints } from "./checkpoints.server";
-import type { WorkerConfig } from "~/config/worker.server";
+import type { WorkerConfig } from "~/env.server";
 import { claimJob, heartbeat, releaseLease, updateUnderLease, type ClaimedJob, type Lease } from "./lease.server";
 import { failScan, finishCancelledScan, LeaseLostError, publishScan, stageMetrics } from "./outcome.server";
 import { jobDir, runStages, type PipelineReporter } from "./pipeline.server";

@@ -6,7 +6,7 @@ import { startBillingSchedule } from "~/jobs/billing-schedule.server";
 import { stopQueue } from "~/jobs/queue.server";
 import { logger } from "~/lib/logger.server";
 import { CapabilityReport } from "./capability-report.server";
-import { describeTrainer, workerConfig } from "~/config/worker.server";
+import { describeTrainer, workerConfig } from "~/env.server";
 import { findMissingScanTools } from "~/tools/scan-tools.server";
 import { startScanWorker } from "./worker.server";
 

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { Checkpoints } from "./checkpoints.server";
-import type { WorkerConfig } from "~/config/worker.server";
+import type { WorkerConfig } from "~/env.server";
 import { manifestMatches, outputsHash, stageInputHash, type StageManifest } from "./manifest";
 import { groupAlive, killGroup, runTool, ToolError } from "~/tools/run-tool.server";
 import type { StageName } from "~/domain/scan-progress";

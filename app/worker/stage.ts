@@ -1,4 +1,4 @@
-import type { WorkerConfig } from "~/config/worker.server";
+import type { WorkerConfig } from "~/env.server";
 import type { StageName } from "~/domain/scan-progress";
 import type { RunToolOptions } from "~/tools/run-tool.server";
 

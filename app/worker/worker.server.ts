@@ -1,7 +1,7 @@
 import { env } from "~/env.server";
 import { queue, SCAN_QUEUE, scanJobPayloadSchema, startPgBoss } from "~/jobs/queue.server";
 import { logger } from "~/lib/logger.server";
-import { workerConfig, type WorkerConfig } from "~/config/worker.server";
+import { workerConfig, type WorkerConfig } from "~/env.server";
 import { processScanJob, type JobRunResult } from "./job.server";
 import { findAbandonedJobs } from "./lease.server";
 import { finishAbandonedCancellations, settleUnsettledScans } from "./outcome.server";
