@@ -6,7 +6,7 @@
 //   npx tsx bench/thumbnail.bench.ts
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ModelFormat } from "../app/lib/model-format";
+import type { ModelFormat } from "../app/formats/model-format";
 import { decodeModel, encodeImage, renderDecoded } from "../app/thumbnails/render-thumbnail.server";
 import { SHARED_DATA } from "../tests/setup/shared-data";
 import { generatePly, print } from "./bench-support";

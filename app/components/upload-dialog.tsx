@@ -7,7 +7,7 @@ import { ProgressBar } from "primereact/progressbar";
 import { Tag } from "primereact/tag";
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { detectImageFormat } from "~/lib/media-format";
+import { detectImageFormat } from "~/formats/media-format";
 import { uploadImageSetScan, uploadModelFile, uploadVideoScan } from "~/lib/upload-flows";
 import {
   allowsMoreFiles,

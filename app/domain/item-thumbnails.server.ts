@@ -15,7 +15,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { db } from "~/db.server";
 import { logger } from "~/lib/logger.server";
-import { isModelFormat, type ModelFormat } from "~/lib/model-format";
+import { isModelFormat, type ModelFormat } from "~/formats/model-format";
 import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
 import type { CameraView } from "~/viewer/camera-view";

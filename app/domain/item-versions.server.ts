@@ -1,7 +1,7 @@
 import { Prisma, db, type Item, type ItemVersion } from "~/db.server";
 import { env } from "~/env.server";
 import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
-import { isSplatFormat, type ModelFormat } from "~/lib/model-format";
+import { isSplatFormat, type ModelFormat } from "~/formats/model-format";
 import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { itemVersionKey } from "~/storage/keys";

@@ -10,7 +10,7 @@ import { storefrontProductsOf } from "./storefront-sync.server";
 import { storefrontsShowingItemChanged } from "~/jobs/storefront-sync-jobs.server";
 import { getPlanInForce } from "./plans.server";
 import type { ListItemsQuery } from "./schemas";
-import type { DeclaredModelType } from "~/lib/model-format";
+import type { DeclaredModelType } from "~/formats/model-format";
 
 /**
  * Items (models). Every query is scoped (STYLE habit 5): reads by visibility or owner, writes by owner.

@@ -1,5 +1,5 @@
 import { parseWorkerConfig } from "~/env.server";
-import type { VideoContainer } from "~/lib/media-format";
+import type { VideoContainer } from "~/formats/media-format";
 import { probeVideoStream } from "~/tools/ffprobe.server";
 
 /**

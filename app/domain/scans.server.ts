@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { db, type Item, type Upload } from "~/db.server";
 import { enqueueScanJob, queue } from "~/jobs/queue.server";
-import { detectImageFormat, detectVideoContainer, MAGIC_BYTES } from "~/lib/media-format";
+import { detectImageFormat, detectVideoContainer, MAGIC_BYTES } from "~/formats/media-format";
 import {
   imageCountProblem,
   isSupportedVideoAspect,

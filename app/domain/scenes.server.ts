@@ -1,5 +1,5 @@
 import { db, Prisma, type Item } from "~/db.server";
-import type { DeclaredModelType } from "~/lib/model-format";
+import type { DeclaredModelType } from "~/formats/model-format";
 import { AppError, notFound } from "./errors";
 import { deliveredObject } from "./delivery-copy";
 import { presentItem } from "./item-presenter";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DECLARED_MODEL_TYPES } from "~/lib/model-format";
+import { DECLARED_MODEL_TYPES } from "~/formats/model-format";
 import { SLUG_PATTERN } from "~/lib/slug";
 
 /** zod schemas shared by the site's forms, the /v1 API and the domain (STYLE habit 3). */

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
-import type { ModelFormat } from "~/lib/model-format";
+import type { ModelFormat } from "~/formats/model-format";
 import { runTool, ToolError } from "~/tools/run-tool.server";
 import { validateSplatPly } from "~/formats/splat-ply";
 import { deliveryInputName, splatTransformCli } from "./splat-delivery.server";

@@ -2,7 +2,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { inspectSogBundle, listZipEntries } from "./sog-bundle.server";
+import { inspectSogBundle } from "~/formats/sog-bundle.server";
+import { listZipEntries } from "~/formats/zip";
 import { coarseSplatTarget, DeliveryCopyError, deliveryInputName, makeDeliveryCopy, needsDeliveryCopy } from "./splat-delivery.server";
 import { SHARED_DATA } from "../../tests/setup/shared-data";
 

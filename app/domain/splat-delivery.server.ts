@@ -19,12 +19,12 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { db } from "~/db.server";
 import { expectedPlyLength } from "~/formats/ply";
-import { expectedKsplatLength, isSplatFormat, type ModelFormat } from "~/lib/model-format";
+import { expectedKsplatLength, isSplatFormat, type ModelFormat } from "~/formats/model-format";
 import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { deliveryCopyKey } from "~/storage/keys";
 import { runTool, ToolError } from "~/tools/run-tool.server";
-import { inspectSogBundle } from "./sog-bundle.server";
+import { inspectSogBundle } from "~/formats/sog-bundle.server";
 
 export const DELIVERY_FORMAT = "sog";
 /** How a coarse copy's key ends (`deliveryCopyKey`), beside its delivery copy's ".sog". */

@@ -2,10 +2,10 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { storage } from "~/storage/index.server";
 import { imageFolderKey, modelUploadKey, videoUploadKey } from "~/storage/keys";
-import { declaredTypeMismatchMessage, detectModelFormat, formatMatchesDeclaredType } from "~/lib/model-format";
-import { sogBundleProblem } from "~/lib/sog-bundle";
-import { splatRecordsProblem } from "~/lib/splat-records";
-import { spzHeaderProblem } from "~/lib/spz-header";
+import { declaredTypeMismatchMessage, detectModelFormat, formatMatchesDeclaredType } from "~/formats/model-format";
+import { sogBundleProblem } from "~/formats/sog-bundle.server";
+import { splatRecordsProblem } from "~/formats/splat";
+import { spzHeaderProblem } from "~/formats/spz";
 import {
   fileExtension,
   MAX_IMAGES,

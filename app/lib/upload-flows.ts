@@ -9,7 +9,7 @@ import {
   scanDuration,
   type VideoMetadata,
 } from "./upload-rules";
-import type { DeclaredModelType } from "./model-format";
+import type { DeclaredModelType } from "~/formats/model-format";
 
 /**
  * The upload flows of SPEC §4, run by the Upload dialog. Each creates an item first and, on any

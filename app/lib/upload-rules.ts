@@ -1,4 +1,4 @@
-import { DECLARED_MODEL_TYPES } from "./model-format";
+import { DECLARED_MODEL_TYPES } from "~/formats/model-format";
 
 /**
  * The Upload dialog's rules (SPEC §5, §9) as pure functions. The dialog and the server both call

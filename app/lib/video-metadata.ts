@@ -1,5 +1,5 @@
 import type { VideoMetadata } from "./upload-rules";
-import { MAGIC_BYTES } from "./media-format";
+import { MAGIC_BYTES } from "~/formats/media-format";
 
 /**
  * Reads a video file's duration and display size in the browser, the way the dialog checks SPEC §5
@@ -34,7 +34,7 @@ export function readVideoMetadata(file: Blob, timeoutMs = 20_000): Promise<Video
   });
 }
 
-/** The first bytes of a file, for the magic-byte checks of ~/lib/media-format. */
+/** The first bytes of a file, for the magic-byte checks of ~/formats/media-format. */
 export async function readMagicBytes(file: Blob): Promise<Uint8Array> {
   return new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
 }

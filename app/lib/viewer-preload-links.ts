@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import { startEarlyModelDownload } from "~/viewer/download";
 import { modelDownloadNeedsToken } from "~/domain/item-presenter";
-import { isSplatFormat } from "~/lib/model-format";
+import { isSplatFormat } from "~/formats/model-format";
 import { xorKeyFromString } from "~/lib/xor";
 import { earlySplatsShown } from "~/viewer/early-splats/events";
 

@@ -8,7 +8,7 @@ import { postToHost, useEmbedHostApi } from "~/components/use-embed-host-api";
 import { uuidSchema } from "~/domain/schemas";
 import { getEmbedView, type EmbedView } from "~/domain/viewer-config.server";
 import { embedQuery, parseEmbedOptions } from "~/lib/embed-options";
-import { isSplatFormat } from "~/lib/model-format";
+import { isSplatFormat } from "~/formats/model-format";
 import type { RouteHandle } from "~/lib/route-handle";
 import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
 import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";

@@ -21,7 +21,7 @@ import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
 import type { RouteHandle } from "~/lib/route-handle";
 import { hasSomethingToView } from "~/domain/item-presenter";
 import { presentViewableItem } from "~/domain/scenes.server";
-import { isSplatFormat } from "~/lib/model-format";
+import { isSplatFormat } from "~/formats/model-format";
 
 // The clean-up editor brings three.js and the viewer: loaded only when the owner opens it.
 const SplatEditor = lazy(() => import("~/components/splat-editor"));

@@ -3,7 +3,7 @@ import { apiError, errorToResponse } from "~/api/respond.server";
 import { env } from "~/env.server";
 import { drainBody } from "~/lib/drain-body.server";
 import { webStreamOf } from "~/lib/web-stream.server";
-import { DECLARED_MODEL_TYPES, type DeclaredModelType } from "~/lib/model-format";
+import { DECLARED_MODEL_TYPES, type DeclaredModelType } from "~/formats/model-format";
 import { localStorageDriver } from "~/storage/index.server";
 import { isSafeKey } from "~/storage/keys";
 import { receiveUpload } from "~/storage/receive-upload.server";

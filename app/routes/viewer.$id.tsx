@@ -7,7 +7,7 @@ import { listAnnotations } from "~/domain/annotations.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import { loadVisibleItem } from "~/lib/visible-item.server";
 import { hasSomethingToView } from "~/domain/item-presenter";
-import { isSplatFormat } from "~/lib/model-format";
+import { isSplatFormat } from "~/formats/model-format";
 import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
 import { publicEnvFromMatches } from "~/lib/use-public-env";
 import { viewerPreloads } from "~/lib/viewer-preloads.server";

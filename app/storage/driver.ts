@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { DeclaredModelType } from "~/lib/model-format";
+import type { DeclaredModelType } from "~/formats/model-format";
 
 /** What every storage backend offers. Keys are server-generated (see app/storage/keys.ts). */
 export interface StorageDriver {

@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
-import { declaredTypeMismatchMessage, detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/lib/model-format";
+import { declaredTypeMismatchMessage, detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/formats/model-format";
 import { AppError } from "~/domain/errors";
 import { drainBody } from "~/lib/drain-body.server";
 import type { LocalDiskStorage } from "./local-disk.server";

@@ -5,7 +5,7 @@
  */
 import type { DataTable } from "@playcanvas/splat-transform";
 import { SH_C0 } from "~/formats/gaussian";
-import type { ModelFormat } from "~/lib/model-format";
+import type { ModelFormat } from "~/formats/model-format";
 import { SplatCenterSample } from "~/viewer/splat-bounds";
 import type { SplatCloud } from "./splat-cloud";
 

@@ -4,7 +4,7 @@
 // Prints the timings as JSON; exits 1 with a one-line reason when the model cannot be rendered.
 import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { isModelFormat } from "~/lib/model-format";
+import { isModelFormat } from "~/formats/model-format";
 import { renderModelThumbnail } from "./render-thumbnail.server";
 
 const optionsSchema = z.object({

@@ -5,7 +5,7 @@
  * renderers on the viewer's background, and encode a 640×480 WebP (the cards' 4:3).
  */
 import sharp from "sharp";
-import { isSplatFormat, type ModelFormat } from "~/lib/model-format";
+import { isSplatFormat, type ModelFormat } from "~/formats/model-format";
 import { openingCamera } from "~/viewer/camera-fit";
 import type { CameraView } from "~/viewer/camera-view";
 import { DEFAULT_BACKGROUND } from "~/viewer/background";

@@ -18,7 +18,7 @@ import {
 } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
-import { detectFileFormat, type ModelFormat } from "../lib/model-format";
+import { detectFileFormat, type ModelFormat } from "../formats/model-format";
 import type { ArSupport } from "./ar";
 import { flyTo } from "./camera-flight";
 import { detectDeviceProfile } from "./device-profile";

@@ -4,7 +4,7 @@
  * viewer is created; the viewer's load() of that same download then takes the decoded model instead of
  * decoding again (it decodes itself when the early decode failed or used other settings).
  */
-import { detectFileFormat, isSplatFormat, type ModelFormat } from "../lib/model-format";
+import { detectFileFormat, isSplatFormat, type ModelFormat } from "../formats/model-format";
 import { detectDeviceProfile } from "./device-profile";
 import type { ModelDownload } from "./download";
 import type { LoadedModel } from "./loaded-model";

@@ -4,7 +4,7 @@ import { DRACOLoader } from "three/addons/loaders/DRACOLoader.js";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import { KTX2Loader } from "three/addons/loaders/KTX2Loader.js";
 import { MeshoptDecoder } from "three/addons/libs/meshopt_decoder.module.js";
-import type { ModelFormat } from "../lib/model-format";
+import type { ModelFormat } from "../formats/model-format";
 import { disposeObject3D } from "./dispose-object";
 import { EMPTY_OR_CORRUPTED, toError } from "./errors";
 import { glbIntegrityProblem } from "./glb-header";

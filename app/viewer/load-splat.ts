@@ -3,7 +3,7 @@
  * pages that only show glTF never download its ~3 MB bundle (it inlines its WASM decoder).
  */
 import type { Object3D, WebGLRenderer } from "three";
-import type { ModelFormat } from "../lib/model-format";
+import type { ModelFormat } from "../formats/model-format";
 import { EMPTY_OR_CORRUPTED, toError } from "./errors";
 import type { LoadedModel } from "./loaded-model";
 import { markSplatObject } from "./object-flags";
@@ -24,7 +24,7 @@ export function loadSpark(): Promise<SparkModule> {
   return sparkModule;
 }
 
-export { isSplatFormat, SPLAT_FORMATS } from "../lib/model-format";
+export { isSplatFormat, SPLAT_FORMATS } from "../formats/model-format";
 
 /** Spark's file type for each of our splat formats. */
 function sparkFileType(spark: SparkModule, format: ModelFormat) {

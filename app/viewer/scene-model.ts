@@ -4,7 +4,7 @@
  * they stay right while parts are added, removed or moved (scene gizmo).
  */
 import { Group, type Object3D } from "three";
-import type { ModelFormat } from "../lib/model-format";
+import type { ModelFormat } from "../formats/model-format";
 import type { Bounds } from "./bounds";
 import type { LoadedModel } from "./loaded-model";
 import { markPartGroup } from "./object-flags";

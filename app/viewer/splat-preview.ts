@@ -5,7 +5,7 @@
  * Compressed containers (.sog, .spz, .ksplat, compressed .ply) cannot be shown in part.
  */
 import { plyRecordBytes, readPlyHeader } from "../formats/ply";
-import type { ModelFormat } from "../lib/model-format";
+import type { ModelFormat } from "../formats/model-format";
 
 /** Below this many complete splats a preview is not worth decoding. */
 export const MIN_PREVIEW_SPLATS = 10_000;

@@ -2,7 +2,7 @@
  * Splat files Spark 2.2 cannot decode, recognised up front so the user gets an actionable
  * message instead of a decoder error such as "Invalid gzip header".
  */
-import type { ModelFormat } from "../lib/model-format";
+import type { ModelFormat } from "../formats/model-format";
 
 /** Returns why `head` (the first bytes of a file detected as `format`) cannot be shown, or null. */
 export function unsupportedSplatReason(head: Uint8Array, format: ModelFormat): string | null {

@@ -3,7 +3,7 @@
  * .splat has arrived and the rest will take a while longer, its complete splats are handed over
  * for display; the whole file follows when the download ends.
  */
-import { detectFileFormat, FORMAT_HEAD_BYTES, type ModelFormat } from "../lib/model-format";
+import { detectFileFormat, FORMAT_HEAD_BYTES, type ModelFormat } from "../formats/model-format";
 import type { ModelDownload } from "./download";
 import { previewFromPrefix, supportsPreview } from "./splat-preview";
 

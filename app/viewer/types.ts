@@ -1,6 +1,6 @@
 import type { Object3D, PerspectiveCamera, Scene } from "three";
 import type { OrbitControls } from "three/addons/controls/OrbitControls.js";
-import type { ModelFormat } from "../lib/model-format";
+import type { ModelFormat } from "../formats/model-format";
 import type { CameraView } from "./camera-view";
 import type { ArSupport } from "./ar";
 import type { Vec3 } from "./bounds";

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, CDPSession, Page, Response as PageResponse } from "@playwright/test";
-import type { DeclaredModelType } from "~/lib/model-format";
+import type { DeclaredModelType } from "~/formats/model-format";
 import { compressGlbForWeb } from "~/worker/web-glb.server";
 import { PNG } from "pngjs";
 import { psnr } from "~/worker/evaluation/image-quality";

@@ -25,7 +25,7 @@ afterAll(() => rmSync(WORK_DIR, { recursive: true, force: true }));
 /** Runs the pipeline's stages up to `last` (and no further when the quality gate stops it) on photos put in storage. */
 async function runPhotoStages(files: Array<{ name: string; bytes: Uint8Array }>, last: StageName) {
   const { storage } = await import("~/storage/index.server");
-  const { parseWorkerConfig } = await import("~/config/worker.server");
+  const { parseWorkerConfig } = await import("~/env.server");
   const { jobDir, runStages } = await import("~/worker/pipeline.server");
   const itemId = randomUUID();
   for (const file of files) await storage().write(`items/${itemId}/images/${file.name}`, file.bytes);

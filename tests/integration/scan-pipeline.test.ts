@@ -51,7 +51,7 @@ async function db() {
 /** The in-process worker (started on first use, so it cannot take a job meant for a child worker). */
 async function inProcessWorker() {
   if (!worker) {
-    const { parseWorkerConfig } = await import("~/config/worker.server");
+    const { parseWorkerConfig } = await import("~/env.server");
     const { startScanWorker } = await import("~/worker/worker.server");
     worker = await startScanWorker({ config: parseWorkerConfig({ ...process.env, ...WORKER_ENV }) });
   }

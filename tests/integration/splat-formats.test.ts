@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectSogBundle } from "~/domain/sog-bundle.server";
+import { inspectSogBundle } from "~/formats/sog-bundle.server";
 import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectSogBundle } from "~/domain/sog-bundle.server";
+import { inspectSogBundle } from "~/formats/sog-bundle.server";
 import { coarseSplatTarget } from "~/domain/splat-delivery.server";
 import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";

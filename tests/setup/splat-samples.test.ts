@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { inspectSogBundle } from "~/domain/sog-bundle.server";
-import { detectModelFormat } from "~/lib/model-format";
-import { splatRecordsProblem } from "~/lib/splat-records";
-import { spzHeaderProblem } from "~/lib/spz-header";
+import { inspectSogBundle } from "~/formats/sog-bundle.server";
+import { detectModelFormat } from "~/formats/model-format";
+import { splatRecordsProblem } from "~/formats/splat";
+import { spzHeaderProblem } from "~/formats/spz";
 import { splatSamples } from "./splat-samples";
 
 describe("splatSamples", { timeout: 60_000 }, () => {

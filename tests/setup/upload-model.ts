@@ -1,4 +1,4 @@
-import type { DeclaredModelType } from "~/lib/model-format";
+import type { DeclaredModelType } from "~/formats/model-format";
 import type { apiClient } from "./api";
 import { waitFor } from "./wait-for";
 import type { TestIdentity } from "./firebase-users";

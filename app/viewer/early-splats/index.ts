@@ -12,10 +12,11 @@ import { openingCamera } from "../camera-fit";
 import type { CameraView } from "../camera-view";
 import { startEarlyModelDownload } from "../download";
 import { xorKeyFromString } from "../../lib/xor";
-import { listZipEntries, zipEntryData } from "../../lib/zip-entries";
+import { listZipEntries, zipEntryData } from "../../formats/zip";
 import { EARLY_SPLATS_DRAWN, EARLY_SPLATS_MARK, EARLY_SPLATS_RELEASE } from "./events";
 import { markLoad } from "../load-marks";
-import { decodeSogSplats, parseSogMeta, type RgbaImage } from "./sog-splats";
+import { parseSogMeta } from "../../formats/sog";
+import { decodeSogSplats, type RgbaImage } from "./sog-splats";
 import { drawSplats, imageBytes } from "./splat-draw";
 
 /** The device pixel ratio the viewer renders at, at most (create-viewer's default maxPixelRatio). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeSogSplats, parseSogMeta, type RgbaImage, type SogMeta } from "./sog-splats";
+import { parseSogMeta, type SogMeta } from "../../formats/sog";
+import { decodeSogSplats, type RgbaImage } from "./sog-splats";
 import { backToFront } from "./splat-draw";
 
 // Splats encoded as the SOG v2 format says (splat-transform's writer): positions log-transformed and quantised

@@ -7,20 +7,13 @@
 import { SH_C0 } from "../../formats/gaussian";
 import { SplatCenterSample } from "../splat-bounds";
 import type { Bounds } from "../bounds";
+import type { SogMeta } from "../../formats/sog";
 
 export interface RgbaImage {
   width: number;
   height: number;
   /** width × height × 4 bytes, rows from the top, not premultiplied. */
   rgba: Uint8Array;
-}
-
-export interface SogMeta {
-  count: number;
-  means: { mins: number[]; maxs: number[]; files: [string, string] };
-  scales: { codebook: number[]; files: [string] };
-  quats: { files: [string] };
-  sh0: { codebook: number[]; files: [string] };
 }
 
 export interface SogSplats {
@@ -35,25 +28,6 @@ export interface SogSplats {
   bounds: Bounds | null;
 }
 
-
-const isNumbers = (value: unknown, length?: number): value is number[] =>
-  Array.isArray(value) && (length === undefined || value.length === length) && value.every((v) => typeof v === "number" && Number.isFinite(v));
-const isFiles = (value: unknown, length: number): boolean =>
-  Array.isArray(value) && value.length === length && value.every((v) => typeof v === "string" && v.length > 0);
-
-/** meta.json of a SOG v2 bundle, checked as far as the decode relies on it; throws with the reason otherwise. */
-export function parseSogMeta(json: unknown): SogMeta {
-  const meta = json as Record<string, Record<string, unknown>> | null;
-  const count = (json as { count?: unknown } | null)?.count;
-  if (!meta || typeof meta !== "object" || (json as { version?: unknown }).version !== 2) throw new Error("not a SOG v2 meta.json");
-  if (typeof count !== "number" || !Number.isInteger(count) || count <= 0) throw new Error("meta.json declares no splats");
-  const { means, scales, quats, sh0 } = meta;
-  if (!means || !isNumbers(means.mins, 3) || !isNumbers(means.maxs, 3) || !isFiles(means.files, 2)) throw new Error("meta.json: bad means");
-  if (!scales || !isNumbers(scales.codebook, 256) || !isFiles(scales.files, 1)) throw new Error("meta.json: bad scales");
-  if (!quats || !isFiles(quats.files, 1)) throw new Error("meta.json: bad quats");
-  if (!sh0 || !isNumbers(sh0.codebook, 256) || !isFiles(sh0.files, 1)) throw new Error("meta.json: bad sh0");
-  return meta as unknown as SogMeta;
-}
 
 /** Inverse of the format's position transform sign(x)·ln(|x| + 1). */
 function unlog(v: number): number {

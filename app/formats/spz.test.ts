@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { spzHeaderProblem } from "./spz-header";
+import { spzHeaderProblem } from "./spz";
 import { SHARED_DATA } from "../../tests/setup/shared-data";
 
 function spzHeader({ version = 2, points = 1000, shDegree = 1 } = {}) {

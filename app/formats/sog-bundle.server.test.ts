@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sogBundleProblem } from "./sog-bundle";
+import { sogBundleProblem } from "./sog-bundle.server";
 import { sogLikeZip as zip } from "../../tests/setup/sog-like-zip";
 
 const check = (bytes: Buffer) => sogBundleProblem(bytes.length, async (start, end) => bytes.subarray(start, end));

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SAMPLE_SOURCE, plyToSplat } from "../../tests/setup/splat-samples";
-import { splatRecordsProblem } from "./splat-records";
+import { splatRecordsProblem } from "./splat";
 
 const guitar = plyToSplat(readFileSync(SAMPLE_SOURCE));
 const head = (bytes: Buffer) => bytes.subarray(0, 64 * 1024);

@@ -1,4 +1,4 @@
-import { readPlyHeader } from "../formats/ply";
+import { readPlyHeader } from "./ply";
 
 /**
  * Model format detection shared by the browser viewer and the server's upload checks.
@@ -148,7 +148,7 @@ export function isSplatFormat(format: ModelFormat | string | null | undefined): 
  * Whether a detected format satisfies a model_type declared by a client (SPEC §3). "ply" stays as
  * coarse as before the other splat types existed: a gaussian splat in any container we read by its
  * bytes (.ply, compressed .ply, .spz, .sog). The other types take their own format only; .splat has
- * no magic bytes, so its records are checked separately (splat-records.ts).
+ * no magic bytes, so its records are checked separately (formats/splat.ts).
  */
 export function formatMatchesDeclaredType(format: ModelFormat | null, declared: DeclaredModelType): boolean {
   if (!format) return false;
