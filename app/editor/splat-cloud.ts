@@ -4,29 +4,19 @@
  * written back with only the kept splats. Every property of a row is kept as it was (higher-order
  * spherical harmonics included): deleting floaters never changes the splats that stay.
  */
-import { SH_C0 } from "../formats/gaussian";
+import { SH_C0, type GaussianArrays } from "../formats/gaussian";
 import { readPlyHeader } from "../formats/ply";
 
 const REQUIRED = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"] as const;
 
-export interface SplatCloud {
-  count: number;
+/** A .ply's splats in the file's own coordinates (the arrays as GaussianArrays says), beside its raw rows. */
+export interface SplatCloud extends GaussianArrays {
   /** Property names of a row, in file order (every one a float32). */
   properties: string[];
   /** Bytes per row. */
   stride: number;
   /** count rows of `stride` bytes, as in the file. */
   rows: Uint8Array;
-  /** x, y, z per splat (the file's own coordinates). */
-  positions: Float32Array;
-  /** Base colour r, g, b in 0–1 per splat (0.5 + SH_C0 · f_dc, clamped). */
-  colors: Float32Array;
-  /** 0–1 (the sigmoid of the stored logit). */
-  opacities: Float32Array;
-  /** Linear scales per axis (exp of the stored logs). */
-  scales: Float32Array;
-  /** Quaternions w, x, y, z as stored. */
-  rotations: Float32Array;
 }
 
 export class SplatFileError extends Error {

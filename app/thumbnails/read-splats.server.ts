@@ -86,11 +86,11 @@ export function splatCloudFromTable(table: DataTable): SplatCloud {
     const qy = rot[2][i];
     const qz = rot[3][i];
     const len = Math.hypot(qw, qx, qy, qz) || 1;
-    // (1, 0, 0, 0)·(qx, qy, qz, qw) with the Hamilton product, (x, y, z, w) order: (qw, −qz, qy, −qx).
-    rotations[i * 4] = qw / len;
-    rotations[i * 4 + 1] = -qz / len;
-    rotations[i * 4 + 2] = qy / len;
-    rotations[i * 4 + 3] = -qx / len;
+    // The half turn (w, x, y, z) = (0, 1, 0, 0) times q by the Hamilton product: (−qx, qw, −qz, qy).
+    rotations[i * 4] = -qx / len;
+    rotations[i * 4 + 1] = qw / len;
+    rotations[i * 4 + 2] = -qz / len;
+    rotations[i * 4 + 3] = qy / len;
     opacities[i] = opacity;
   }
   const bounds = sample.bounds();

@@ -48,10 +48,10 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
     const sx = principalX + (fx * tx) / d;
     const sy = principalY - (fy * ty) / d;
     // M = R·S (columns: the splat's axes scaled by its standard deviations), then W·M in the camera's frame.
-    const qx = rotations[i * 4];
-    const qy = rotations[i * 4 + 1];
-    const qz = rotations[i * 4 + 2];
-    const qw = rotations[i * 4 + 3];
+    const qw = rotations[i * 4];
+    const qx = rotations[i * 4 + 1];
+    const qy = rotations[i * 4 + 2];
+    const qz = rotations[i * 4 + 3];
     const s0 = scales[i * 3];
     const s1 = scales[i * 3 + 1];
     const s2 = scales[i * 3 + 2];

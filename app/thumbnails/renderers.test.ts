@@ -130,7 +130,7 @@ describe("splat renderer", () => {
     const distance = 2;
     const opacity = 0.8;
     const camera = rasterCamera(headOn(distance), width, height);
-    const rotation: [number, number, number, number] = [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)];
+    const rotation: [number, number, number, number] = [Math.cos(angle / 2), 0, 0, Math.sin(angle / 2)]; // w, x, y, z
     const image = renderSplats(oneSplat(scale, rotation, opacity), camera, BLACK);
     // Head-on at the image centre the projection is exact: Σ2D = (f/d)² R diag(sx², sy²) Rᵀ (y flipped on screen) + blur.
     const k = camera.fy / distance;
@@ -156,11 +156,11 @@ describe("splat renderer", () => {
 
   it("blends front to back: a nearer opaque splat hides a farther one", () => {
     const cloud: SplatCloud = {
-      ...oneSplat([0.1, 0.1, 0.1], [0, 0, 0, 1], 0.99),
+      ...oneSplat([0.1, 0.1, 0.1], [1, 0, 0, 0], 0.99),
       count: 2,
       positions: Float32Array.from([0, 0, -1, 0, 0, 0.5]),
       scales: Float32Array.from([0.1, 0.1, 0.1, 0.1, 0.1, 0.1]),
-      rotations: Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1]),
+      rotations: Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0]),
       colors: Float32Array.from([0, 0, 1, 1, 0, 0]),
       opacities: Float32Array.from([0.99, 0.99]),
     };

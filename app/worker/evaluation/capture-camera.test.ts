@@ -61,7 +61,7 @@ describe("a capture camera for the software renderers", () => {
       count: 1,
       positions: Float32Array.from(viewer(p)),
       scales: new Float32Array([0.01, 0.01, 0.01]),
-      rotations: new Float32Array([0, 0, 0, 1]),
+      rotations: new Float32Array([1, 0, 0, 0]),
       colors: new Float32Array([1, 1, 1]),
       opacities: new Float32Array([0.9]),
       bounds: { min: [0, 0, 0], max: [1, 1, 1] },
