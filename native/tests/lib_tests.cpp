@@ -103,3 +103,55 @@ TEST(Image, PngRoundTripAndAreaResize) {
   EXPECT_NEAR(half.px(1, 0)[0], (2 + 3 + 6 + 7) / 32.f, 1e-6);
   fs::remove_all(dir);
 }
+
+#include <sstream>
+
+#include "lib/ply_io.h"
+
+TEST(PlyIo, HeaderOfBinaryPointsGivesRowLayout) {
+  std::istringstream in(std::string(
+      "ply\r\nformat binary_little_endian 1.0\ncomment made by a test\nelement vertex 2\nproperty double x\nproperty float y\n"
+      "property float z\nproperty uchar red\nproperty short t\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"));
+  const sr::PlyHeader header = sr::readPlyHeader(in, "points.ply");
+  EXPECT_FALSE(header.ascii);
+  ASSERT_EQ(header.elements.size(), 2u);
+  const sr::PlyElement* vertex = header.find("vertex");
+  ASSERT_NE(vertex, nullptr);
+  EXPECT_EQ(vertex->count, 2u);
+  EXPECT_EQ(vertex->rowBytes, 8u + 4 + 4 + 1 + 2);
+  EXPECT_EQ(vertex->properties[vertex->find("red")].offset, 16u);
+  EXPECT_EQ(vertex->find("blue"), -1);
+  const sr::PlyElement* face = header.find("face");
+  ASSERT_NE(face, nullptr);
+  EXPECT_EQ(face->rowBytes, 0u);  // a list: rows differ in length
+  EXPECT_EQ(face->properties[0].countType, "uchar");
+  EXPECT_EQ(face->properties[0].type, "int");
+  EXPECT_EQ(header.find("edge"), nullptr);
+  EXPECT_EQ(in.tellg(), std::streampos(in.str().size()));  // left at the body
+}
+
+TEST(PlyIo, ValuesOfEveryTypeReadLittleEndian) {
+  const unsigned char bytes[] = {0xfe, 0x34, 0x12, 0x00, 0x00, 0xc0, 0x3f};
+  const char* p = reinterpret_cast<const char*>(bytes);
+  EXPECT_EQ(sr::plyValueAt(p, "uchar"), 254);
+  EXPECT_EQ(sr::plyValueAt(p, "char"), -2);
+  EXPECT_EQ(sr::plyValueAt(p + 1, "ushort"), 0x1234);
+  EXPECT_EQ(sr::plyValueAt(p + 3, "float"), 1.5);
+  std::istringstream in(std::string(p + 3, 4));
+  EXPECT_EQ(sr::readPlyValue(in, "float32"), 1.5);
+  EXPECT_THROW(sr::readPlyValue(in, "float32"), std::runtime_error);  // the file ends
+  EXPECT_EQ(sr::plyTypeSize("float64"), 8u);
+}
+
+TEST(PlyIo, RefusesWhatItCannotRead) {
+  auto header = [](const std::string& text) {
+    std::istringstream in(text);
+    return sr::readPlyHeader(in, "model.ply");
+  };
+  EXPECT_THROW(header("glTF\n"), std::runtime_error);
+  EXPECT_THROW(header("ply\nformat binary_big_endian 1.0\nelement vertex 1\nproperty float x\nend_header\n"), std::runtime_error);
+  EXPECT_THROW(header("ply\nformat ascii 1.0\nelement vertex 1\nproperty half x\nend_header\n"), std::runtime_error);
+  EXPECT_THROW(header("ply\nformat ascii 1.0\nproperty float x\nend_header\n"), std::runtime_error);
+  EXPECT_THROW(header("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"), std::runtime_error);
+  EXPECT_TRUE(header("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n").ascii);
+}

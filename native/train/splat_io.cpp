@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "lib/ply_io.h"
 #include "train/training.h"
 
 namespace sr::train {
@@ -17,31 +18,6 @@ namespace {
 // Version 2 added the SH coefficients above degree 0 and the degree in use; version 3 the count of opacity
 // resets done.
 constexpr char kCheckpointMagic[9] = "SRCK0003";
-
-int typeSize(const std::string& t) {
-  if (t == "char" || t == "uchar" || t == "int8" || t == "uint8") return 1;
-  if (t == "short" || t == "ushort" || t == "int16" || t == "uint16") return 2;
-  if (t == "int" || t == "uint" || t == "int32" || t == "uint32" || t == "float" || t == "float32") return 4;
-  if (t == "double" || t == "float64") return 8;
-  throw std::runtime_error("unsupported ply type " + t);
-}
-
-double readAs(const char* p, const std::string& t) {
-  if (t == "uchar" || t == "uint8") return double(*reinterpret_cast<const uint8_t*>(p));
-  if (t == "char" || t == "int8") return double(*reinterpret_cast<const int8_t*>(p));
-  float f;
-  double d;
-  int32_t i;
-  uint32_t u;
-  int16_t s;
-  uint16_t us;
-  if (t == "float" || t == "float32") return std::memcpy(&f, p, 4), double(f);
-  if (t == "double" || t == "float64") return std::memcpy(&d, p, 8), d;
-  if (t == "int" || t == "int32") return std::memcpy(&i, p, 4), double(i);
-  if (t == "uint" || t == "uint32") return std::memcpy(&u, p, 4), double(u);
-  if (t == "short" || t == "int16") return std::memcpy(&s, p, 2), double(s);
-  return std::memcpy(&us, p, 2), double(us);
-}
 
 template <typename T>
 void put(std::ostream& out, const T& v) {
@@ -86,68 +62,33 @@ Gaussians getGaussians(std::istream& in) {
 PointCloud readPointsPly(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path);
-  std::string line;
-  std::getline(in, line);
-  if (line.rfind("ply", 0) != 0) throw std::runtime_error(path + " is not a .ply file");
-  size_t count = 0;
-  bool inVertex = false, binary = false;
-  std::vector<std::pair<std::string, std::string>> props;  // name, type
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::istringstream s(line);
-    std::string word;
-    s >> word;
-    if (word == "format") {
-      std::string f;
-      s >> f;
-      binary = f == "binary_little_endian";
-    } else if (word == "element") {
-      std::string name;
-      s >> name;
-      inVertex = name == "vertex";
-      if (inVertex) s >> count;
-    } else if (word == "property" && inVertex) {
-      std::string type, name;
-      s >> type >> name;
-      if (type == "list") throw std::runtime_error("list properties in the vertex element are not supported");
-      props.emplace_back(name, type);
-    } else if (word == "end_header") {
-      break;
-    }
-  }
-  if (!binary) throw std::runtime_error(path + ": only binary little-endian .ply is read");
-  size_t stride = 0;
-  int ix = -1, iy = -1, iz = -1, ir = -1, ig = -1, ib = -1;
-  std::vector<size_t> offsets;
-  for (size_t k = 0; k < props.size(); k++) {
-    offsets.push_back(stride);
-    stride += size_t(typeSize(props[k].second));
-    const auto& n = props[k].first;
-    if (n == "x") ix = int(k);
-    if (n == "y") iy = int(k);
-    if (n == "z") iz = int(k);
-    if (n == "red") ir = int(k);
-    if (n == "green") ig = int(k);
-    if (n == "blue") ib = int(k);
-  }
+  const PlyHeader header = readPlyHeader(in, path);
+  if (header.ascii) throw std::runtime_error(path + ": only binary little-endian .ply is read");
+  if (header.elements.empty() || header.elements.front().name != "vertex") throw std::runtime_error(path + " does not start with its vertices");
+  const PlyElement& vertex = header.elements.front();
+  if (vertex.rowBytes == 0) throw std::runtime_error("list properties in the vertex element are not supported");
+  const int ix = vertex.find("x"), iy = vertex.find("y"), iz = vertex.find("z");
+  const int ids[3] = {vertex.find("red"), vertex.find("green"), vertex.find("blue")};
   if (ix < 0 || iy < 0 || iz < 0) throw std::runtime_error(path + " has no x y z");
+  const size_t count = vertex.count, stride = vertex.rowBytes;
   std::vector<char> body(count * stride);
   in.read(body.data(), std::streamsize(body.size()));
   if (!in) throw std::runtime_error(path + " is truncated");
+  auto value = [&](const char* row, int k) { return plyValueAt(row + vertex.properties[k].offset, vertex.properties[k].type); };
   PointCloud pc;
   pc.xyz.resize(3 * count);
   pc.rgb.assign(3 * count, 0.5f);
-  const bool colour = ir >= 0 && ig >= 0 && ib >= 0;
+  const bool colour = ids[0] >= 0 && ids[1] >= 0 && ids[2] >= 0;
   for (size_t i = 0; i < count; i++) {
     const char* row = &body[i * stride];
-    pc.xyz[3 * i] = float(readAs(row + offsets[ix], props[ix].second));
-    pc.xyz[3 * i + 1] = float(readAs(row + offsets[iy], props[iy].second));
-    pc.xyz[3 * i + 2] = float(readAs(row + offsets[iz], props[iz].second));
+    pc.xyz[3 * i] = float(value(row, ix));
+    pc.xyz[3 * i + 1] = float(value(row, iy));
+    pc.xyz[3 * i + 2] = float(value(row, iz));
     if (colour) {
-      const int ids[3] = {ir, ig, ib};
       for (int c = 0; c < 3; c++) {
-        const double v = readAs(row + offsets[ids[c]], props[ids[c]].second);
-        pc.rgb[3 * i + c] = float(props[ids[c]].second == "float" || props[ids[c]].second == "float32" ? v : v / 255.0);
+        const std::string& type = vertex.properties[ids[c]].type;
+        const double v = value(row, ids[c]);
+        pc.rgb[3 * i + c] = float(type == "float" || type == "float32" ? v : v / 255.0);
       }
     }
   }

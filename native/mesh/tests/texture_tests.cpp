@@ -372,3 +372,37 @@ TEST(TextureAtlas, RowsHoldEveryRectangleWithoutOverlap) {
 }
 
 }  // namespace
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "mesh/ply_mesh.h"
+
+// COLMAP's meshers write ASCII or binary PLY; other vertex properties are skipped and polygons fanned.
+TEST(PlyMesh, ReadsAsciiAndBinaryMeshesAlike) {
+  const auto dir = std::filesystem::temp_directory_path() / ("srmesh-ply-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string head = "element vertex 4\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\n"
+                           "element face 1\nproperty list uchar int vertex_indices\nend_header\n";
+  std::ofstream(dir / "ascii.ply") << "ply\nformat ascii 1.0\n" << head << "0 0 0 9\n1 0 0 9\n1 1 0.5 9\n0 1 0 9\n4 0 1 2 3\n";
+  {
+    std::ofstream out(dir / "binary.ply", std::ios::binary);
+    out << "ply\nformat binary_little_endian 1.0\n" << head;
+    const float xyz[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0.5f}, {0, 1, 0}};
+    for (const auto& v : xyz) out.write(reinterpret_cast<const char*>(v), 12), out.put(char(9));
+    const int corners[4] = {0, 1, 2, 3};
+    out.put(char(4)).write(reinterpret_cast<const char*>(corners), sizeof corners);
+  }
+  for (const char* name : {"ascii.ply", "binary.ply"}) {
+    const sr::TriangleMesh mesh = sr::readPlyMesh((dir / name).string());
+    ASSERT_EQ(mesh.vertices.size(), 4u) << name;
+    EXPECT_EQ(mesh.vertices[2], Eigen::Vector3f(1, 1, 0.5f)) << name;
+    ASSERT_EQ(mesh.faces.size(), 2u) << name;
+    EXPECT_EQ(mesh.faces[0], Eigen::Vector3i(0, 1, 2)) << name;
+    EXPECT_EQ(mesh.faces[1], Eigen::Vector3i(0, 2, 3)) << name;
+  }
+  std::ofstream(dir / "bad.ply") << "ply\nformat ascii 1.0\n" << head << "0 0 0 9\n1 0 0 9\n1 1 0.5 9\n0 1 0 9\n3 0 1 7\n";
+  EXPECT_THROW(sr::readPlyMesh((dir / "bad.ply").string()), std::runtime_error);  // a corner past the vertices
+  std::filesystem::remove_all(dir);
+}

@@ -400,3 +400,29 @@ TEST(Training, RegionOfInterestIsReadFromItsFile) {
   EXPECT_FLOAT_EQ(roi.max[2], 0.5f);
   std::filesystem::remove(path);
 }
+
+// The dense points as COLMAP's fusion writes them (float x y z, normals, uchar colour) and as other tools may
+// (double coordinates, float colour in 0–1).
+TEST(Training, ReadsPointsOfAnyNumericLayout) {
+  const auto path = std::filesystem::temp_directory_path() / ("srtrain-points-" + std::to_string(::getpid()) + ".ply");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty double x\nproperty double y\nproperty double z\n"
+           "property float nx\nproperty uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n";
+    for (int i = 0; i < 2; i++) {
+      const double xyz[3] = {0.5 + i, -1.25, 3.0};
+      const float normal = 1;
+      const unsigned char rgb[3] = {255, 0, static_cast<unsigned char>(51 * (i + 1))};
+      out.write(reinterpret_cast<const char*>(xyz), sizeof xyz).write(reinterpret_cast<const char*>(&normal), 4).write(reinterpret_cast<const char*>(rgb), 3);
+    }
+  }
+  const PointCloud points = readPointsPly(path.string());
+  ASSERT_EQ(points.xyz.size(), 6u);
+  EXPECT_FLOAT_EQ(points.xyz[3], 1.5f);
+  EXPECT_FLOAT_EQ(points.xyz[4], -1.25f);
+  EXPECT_FLOAT_EQ(points.rgb[0], 1.f);
+  EXPECT_FLOAT_EQ(points.rgb[5], 0.4f);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 1);
+  EXPECT_THROW(readPointsPly(path.string()), std::runtime_error);  // truncated
+  std::filesystem::remove(path);
+}
