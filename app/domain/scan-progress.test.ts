@@ -11,6 +11,12 @@ describe("overall progress and the owner's status line", () => {
     expect(half).toBeCloseTo((before + done) / 2, 10);
   });
 
+  it("gives training half the bar, as it takes half of a CPU scan's time (bench scan)", () => {
+    expect(overallProgress("export", 0) - overallProgress("splat", 0)).toBeCloseTo(0.5, 10);
+    // An hour-long estimate does not appear at 90 % of the way when training starts: it is under halfway.
+    expect(overallProgress("splat", 0)).toBeLessThan(0.5);
+  });
+
   it("names the stage and percentage, with an estimate once there is enough to go on", () => {
     expect(progressDetail("features", 0.02, 5_000)).toBe("Finding features — 2%");
     expect(progressDetail("matching", 0.5, 4 * 60_000)).toBe("Matching images — 50% · about 4 min left");

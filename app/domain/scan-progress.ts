@@ -22,21 +22,24 @@ export const STAGE_LABELS: Record<StageName, string> = {
 };
 
 /**
- * Share of a CPU scan's time each stage takes (measured on the CI photo set, see bench/scan.bench.ts),
- * used to turn a stage's own progress into the job's overall progress.
+ * Share of a CPU scan's time each stage takes, in percent, used to turn a stage's own progress into the job's
+ * overall progress (and so the owner's "about N min left"). Measured with `npm run bench scan` on the CI photo set
+ * (24 photos, 800×600, 2 cores, issue 34's defaults; 675 s in all): features 12 s, matching 51 s, mapping 8 s,
+ * dense 106 s, mesh 69 s, splat 334 s (the 6-minute training budget), export 32 s, evaluation 32 s — the splat is
+ * half the scan, where the weights before said 4 %.
  */
 export const STAGE_WEIGHTS: Record<StageName, number> = {
   ingest: 1,
-  frames: 4,
-  features: 12,
-  matching: 45,
-  mapping: 15,
-  dense: 10,
+  frames: 1,
+  features: 2,
+  matching: 8,
+  mapping: 1,
+  dense: 15,
   mesh: 10,
-  splat: 4,
-  evaluation: 2,
-  export: 12,
-  publish: 5,
+  splat: 50,
+  export: 5,
+  evaluation: 5,
+  publish: 2,
 };
 
 /** Overall progress (0–1) when `stage` is `fraction` done. */
