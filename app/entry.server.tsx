@@ -8,7 +8,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { env } from "./env.server";
 import { initServerSentry } from "./lib/sentry.server";
 import { logger } from "./lib/logger.server";
-import { isAppError } from "./domain/errors";
+import { isAppError } from "./lib/errors";
 import { addShopifyDocumentHeaders } from "./shopify.server";
 import { contentSecurityPolicy, createNonce, withFrameAncestorsFrom } from "./lib/content-security-policy.server";
 import { NonceProvider } from "./lib/nonce-context";

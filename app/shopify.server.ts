@@ -13,7 +13,7 @@ type SessionStorageClient = ConstructorParameters<typeof PrismaSessionStorage>[0
 import { PLANS } from "../prisma/seed-data";
 import { db } from "./db.server";
 import { apiError } from "./api/respond.server";
-import { isAppError } from "./domain/errors";
+import { isAppError } from "./lib/errors";
 import { SHOPIFY_PLAN_NAMES, type ShopifyPaidPlan } from "./domain/shopify-billing.server";
 import { env } from "./env.server";
 import { readJsonText } from "./lib/json-body.server";

@@ -56,10 +56,10 @@ if (stores === "s3") {
 const { startTestServer } = await import("../tests/setup/test-server");
 const { createIdentity } = await import("../tests/setup/firebase-users");
 const { ApiError } = await import("~/lib/api-client");
-const { runPool, TransferError, uploadImageSetScan, uploadInParts } = await import("~/lib/upload-flows");
+const { runPool, TransferError, uploadImageSetScan, uploadInParts } = await import("~/components/upload-flows");
 const { partSizeFor } = await import("~/lib/upload-rules");
 type ApiClient = import("~/lib/api-client").ApiClient;
-type PutBlob = import("~/lib/upload-flows").PutBlob;
+type PutBlob = import("~/components/upload-flows").PutBlob;
 
 const stopEmulator = await ensureAuthEmulator();
 const server = await startTestServer();

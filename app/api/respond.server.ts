@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import * as Sentry from "@sentry/remix";
-import { AppError, isAppError } from "~/domain/errors";
+import { AppError, isAppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 
 /** The one place API results and errors take their shape (SPEC §7, §8). */

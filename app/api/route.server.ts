@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@re
 import { z, type ZodTypeAny } from "zod";
 import type { User } from "~/db.server";
 import { env } from "~/env.server";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { getApiUser } from "~/auth/require-user.server";
 import { readJsonBody } from "~/lib/json-body.server";
 import { withRequestOrigin } from "~/lib/request-origin.server";

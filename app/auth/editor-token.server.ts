@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { db, type Item, type User } from "~/db.server";
 import { env } from "~/env.server";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { getOwnedItem } from "~/domain/item-access.server";
 import { signEditorToken, verifyEditorToken, type EditorTokenProblem } from "./editor-token";
 

@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { db, type User } from "~/db.server";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { assertUsableIdentity, assertUserActive, getOrCreateUserForIdentity } from "~/domain/users.server";
 import { verifyIdToken } from "./firebase-admin.server";
 import { getSessionUserId } from "./session.server";

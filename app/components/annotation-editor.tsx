@@ -10,7 +10,7 @@ import { useAuth } from "~/auth/auth-provider";
 import { ANNOTATION_TITLE_MAX, annotationQuotaMessage, type UpdateAnnotationInput } from "~/domain/annotation-schemas";
 import type { AnnotationDto } from "~/domain/annotations.server";
 import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
-import { xhrPut } from "~/lib/upload-flows";
+import { xhrPut } from "~/components/upload-flows";
 import type { Viewer } from "~/viewer";
 import type { SurfaceHit } from "~/viewer/addons";
 import { getCameraView } from "~/viewer/camera-view";

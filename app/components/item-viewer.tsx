@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { modelDownloadNeedsToken } from "~/domain/item-presenter";
 import type { ViewerSettings } from "~/domain/viewer-settings";
-import { usePublicEnv } from "~/lib/use-public-env";
+import { usePublicEnv } from "~/components/use-public-env";
 import { xorKeyFromString } from "~/lib/xor";
 import type { PartTransform } from "~/viewer/types";
 import { ModelViewer, type ModelViewerProps } from "./model-viewer";

@@ -2,7 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import type { NotificationDto } from "~/domain/notifications.server";
-import { useDismiss } from "~/lib/use-dismiss";
+import { useDismiss } from "~/components/use-dismiss";
 
 const REFRESH_MS = 60_000;
 

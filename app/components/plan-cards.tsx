@@ -4,8 +4,8 @@ import type { CreditPackageDto, PlanDto } from "~/domain/plan-presenter";
 import { formatCount, formatDate } from "~/lib/format";
 import { planAllowanceLines } from "~/lib/plan-allowances";
 import { planCardAction, type PlanCardBilling } from "~/lib/plan-actions";
-import type { PlansPageData } from "~/lib/plans-page.server";
-import { useRevalidateWhile } from "~/lib/use-revalidate-while";
+import type { PlansPageData } from "~/pages/plans-page.server";
+import { useRevalidateWhile } from "~/components/use-revalidate-while";
 
 type Billing = NonNullable<PlansPageData["billing"]>;
 type Payments = PlansPageData["payments"];

@@ -3,11 +3,11 @@ import { Button } from "primereact/button";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import type { PublicEnv } from "~/env.server";
-import { useMediaQuery } from "~/lib/use-media-query";
+import { useMediaQuery } from "~/components/use-media-query";
 import { NotificationsBell } from "./notifications-bell";
 import { useToast } from "./toast-provider";
 import { useUploadDialog } from "./upload-dialog-provider";
-import { useDismiss } from "~/lib/use-dismiss";
+import { useDismiss } from "~/components/use-dismiss";
 
 /**
  * SPEC §2: the menu collapses to a mobile menu at 1279px (the menu's own default would be 960px).

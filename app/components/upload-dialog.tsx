@@ -8,7 +8,7 @@ import { Tag } from "primereact/tag";
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { detectImageFormat } from "~/formats/media-format";
-import { uploadImageSetScan, uploadModelFile, uploadVideoScan } from "~/lib/upload-flows";
+import { uploadImageSetScan, uploadModelFile, uploadVideoScan } from "~/components/upload-flows";
 import {
   allowsMoreFiles,
   checkVideo,
@@ -26,7 +26,7 @@ import {
   type UserQuotas,
   type VideoMetadata,
 } from "~/lib/upload-rules";
-import { useScanAvailability } from "~/lib/use-scan-availability";
+import { useScanAvailability } from "~/components/use-scan-availability";
 import { readMagicBytes, readVideoMetadata } from "~/lib/video-metadata";
 import { useToast } from "./toast-provider";
 

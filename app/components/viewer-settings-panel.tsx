@@ -3,7 +3,7 @@ import { Checkbox } from "primereact/checkbox";
 import { useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { LENGTH_UNITS, type LengthUnit, type ViewerSettings } from "~/domain/viewer-settings";
-import { uploadItemThumbnail } from "~/lib/item-thumbnail";
+import { uploadItemThumbnail } from "~/components/item-thumbnail";
 import type { CameraView } from "~/viewer/camera-view";
 import { useToast } from "./toast-provider";
 

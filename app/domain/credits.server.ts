@@ -1,7 +1,7 @@
 import { db, type CreditType, type LedgerEntry, type Plan, type Prisma } from "~/db.server";
 import { scanQuotaWarning } from "~/lib/quota-warnings";
 import { MESSAGES, type UserQuotas } from "~/lib/upload-rules";
-import { AppError } from "./errors";
+import { AppError } from "../lib/errors";
 import { notify } from "./notifications.server";
 import { ensureSubscription, LIVE_SUBSCRIPTION_STATUSES } from "./plans.server";
 

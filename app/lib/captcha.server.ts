@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { env } from "~/env.server";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { logger } from "./logger.server";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { readJsonBody, readJsonText } from "./json-body.server";
 import { MAX_JSON_DEPTH } from "./json-depth";
 

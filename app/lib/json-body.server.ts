@@ -1,4 +1,4 @@
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { drainBody, drainReader } from "./drain-body.server";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 

@@ -11,7 +11,7 @@ import { listItems } from "~/domain/items.server";
 import { assertPageCursor } from "~/domain/pagination";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { resetClosedAnnouncements } from "~/lib/announcements-storage";
-import { usePagedItems } from "~/lib/use-paged-items";
+import { usePagedItems } from "~/components/use-paged-items";
 import { LoadMore } from "~/components/load-more";
 
 export const meta: MetaFunction = () => [

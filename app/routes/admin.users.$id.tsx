@@ -12,7 +12,7 @@ import { CreditAdjustmentForm } from "~/components/admin/credit-adjustment-form"
 import { LedgerHistory } from "~/components/ledger-history";
 import { useAdminAction } from "~/components/admin/use-admin-action";
 import { getUserOverview } from "~/domain/admin-users.server";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { uuidSchema } from "~/domain/schemas";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { quotaLines } from "~/lib/quota-display";

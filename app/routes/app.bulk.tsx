@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, DataTable, Page, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { bulkAttachByHandle, listAttachableModels } from "~/domain/product-links.server";
 import { CSV_MAX_ROWS, parseLinkCsv } from "~/lib/shopify-link-csv";
 import { authenticateAdmin } from "~/shopify.server";

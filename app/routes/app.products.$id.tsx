@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Page, Select, Text, Thumbnail } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { attachModel, detachModel, listAttachableModels, listProductLinks } from "~/domain/product-links.server";
 import { getProduct } from "~/domain/shopify-admin-api.server";
 import { env } from "~/env.server";

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { Button } from "primereact/button";
 import { getPageUser, requirePageUser } from "~/auth/require-user.server";
 import { BarePage } from "~/components/bare-page";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { connectShop, describeConnectToken } from "~/domain/shop-connect.server";
 import type { RouteHandle } from "~/lib/route-handle";
 

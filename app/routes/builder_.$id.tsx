@@ -6,7 +6,7 @@ import { requirePageUser } from "~/auth/require-user.server";
 import { BuilderFrame } from "~/components/builder/builder-frame";
 import { SceneEditor } from "~/components/builder/scene-editor";
 import { useCreateScene } from "~/components/builder/use-create-scene";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { getOwnedItem, getVisibleItem } from "~/domain/item-access.server";
 import { uuidSchema } from "~/domain/schemas";
 import { presentViewableItem } from "~/domain/scenes.server";

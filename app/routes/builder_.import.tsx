@@ -7,12 +7,12 @@ import { requirePageUser } from "~/auth/require-user.server";
 import { BuilderFrame } from "~/components/builder/builder-frame";
 import { useToast } from "~/components/toast-provider";
 import { useCreateScene } from "~/components/builder/use-create-scene";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { uuidSchema } from "~/domain/schemas";
 import { MAX_SCENE_PARTS } from "~/domain/scene-schemas";
 import { getScene, listPlaceableModels } from "~/domain/scenes.server";
 import type { RouteHandle } from "~/lib/route-handle";
-import { uploadModelFile } from "~/lib/upload-flows";
+import { uploadModelFile } from "~/components/upload-flows";
 import { classifyFile, MODEL_EXTENSIONS } from "~/lib/upload-rules";
 
 export const handle: RouteHandle = { layout: false };

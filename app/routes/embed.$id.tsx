@@ -10,10 +10,10 @@ import { getEmbedView, type EmbedView } from "~/domain/viewer-config.server";
 import { embedQuery, parseEmbedOptions } from "~/lib/embed-options";
 import { isSplatFormat } from "~/formats/model-format";
 import type { RouteHandle } from "~/lib/route-handle";
-import { appUrlFromMatches, itemSocialMeta } from "~/lib/social-meta";
-import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
-import { viewerPreloads } from "~/lib/viewer-preloads.server";
-import { publicEnvFromMatches, usePublicEnv } from "~/lib/use-public-env";
+import { appUrlFromMatches, itemSocialMeta } from "~/pages/social-meta";
+import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/pages/viewer-preload-links";
+import { viewerPreloads } from "~/pages/viewer-preloads.server";
+import { publicEnvFromMatches, usePublicEnv } from "~/components/use-public-env";
 
 // /embed/{id}: framable by any site (entry.server: frame-ancestors *), no layout. Shows what any visitor may
 // see (public and unlisted models) with ?autorotate=&annotations=&background= over the item's settings, the

@@ -2,7 +2,7 @@ import { methodNotAllowed } from "~/lib/method-not-allowed.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiError, errorToResponse } from "~/api/respond.server";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { getOembed } from "~/domain/oembed.server";
 import { OEMBED_CACHE_SECONDS } from "~/lib/oembed";
 

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BillingNote, CheckoutNote, CheckoutStatus, ManageBillingButton, PlanCards } from "~/components/plan-cards";
-import { loadPlansPage } from "~/lib/plans-page.server";
+import { loadPlansPage } from "~/pages/plans-page.server";
 
 export const meta: MetaFunction = () => [
   { title: "Pricing — Scanroom" },

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { apiData, apiError, errorToResponse } from "~/api/respond.server";
 import { verifyIdToken } from "~/auth/firebase-admin.server";
 import { sessionStorage } from "~/auth/session.server";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { env } from "~/env.server";
 import { readJsonBody } from "~/lib/json-body.server";
 import { assertUserActive, getOrCreateUserForIdentity } from "~/domain/users.server";

@@ -14,7 +14,7 @@ import { listLedgerHistory } from "~/domain/ledger-history.server";
 import { presentPlan } from "~/domain/plan-presenter";
 import { presentCurrentUser } from "~/domain/user-presenter";
 import { getCurrentUserWithPlan } from "~/domain/users.server";
-import { xhrPut } from "~/lib/upload-flows";
+import { xhrPut } from "~/components/upload-flows";
 import { formatDate } from "~/lib/format";
 import { checkImageFile, IMAGE_ACCEPT } from "~/lib/image-rules";
 import { checkoutFailureMessage } from "~/lib/checkout-messages";

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { useCallback } from "react";
 import { ItemCard } from "~/components/item-card";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { presentItem } from "~/domain/item-presenter";
 import { countPublicItems, listItems } from "~/domain/items.server";
 import { assertPageCursor } from "~/domain/pagination";
@@ -10,7 +10,7 @@ import { listItemsQuerySchema, uuidSchema } from "~/domain/schemas";
 import { presentPublicUser } from "~/domain/user-presenter";
 import { getUserById } from "~/domain/users.server";
 import { formatDate, pluralize } from "~/lib/format";
-import { usePagedItems } from "~/lib/use-paged-items";
+import { usePagedItems } from "~/components/use-paged-items";
 import { LoadMore } from "~/components/load-more";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

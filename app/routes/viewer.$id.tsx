@@ -5,12 +5,12 @@ import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { EarlySplatsScript } from "~/components/early-splats-script";
 import { listAnnotations } from "~/domain/annotations.server";
 import type { RouteHandle } from "~/lib/route-handle";
-import { loadVisibleItem } from "~/lib/visible-item.server";
+import { loadVisibleItem } from "~/pages/visible-item.server";
 import { hasSomethingToView } from "~/domain/item-presenter";
 import { isSplatFormat } from "~/formats/model-format";
-import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/lib/viewer-preload-links";
-import { publicEnvFromMatches } from "~/lib/use-public-env";
-import { viewerPreloads } from "~/lib/viewer-preloads.server";
+import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/pages/viewer-preload-links";
+import { publicEnvFromMatches } from "~/components/use-public-env";
+import { viewerPreloads } from "~/pages/viewer-preloads.server";
 
 // /viewer/{id}: the model full screen, without the site's header and footer (SPEC §2 "no layout").
 export const handle: RouteHandle = { layout: false };

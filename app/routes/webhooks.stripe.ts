@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiData, errorToResponse } from "~/api/respond.server";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { handleStripeWebhook } from "~/domain/stripe-billing.server";
 import { readJsonText } from "~/lib/json-body.server";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { finished } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
 import { declaredTypeMismatchMessage, detectModelFormat, formatMatchesDeclaredType, type DeclaredModelType } from "~/formats/model-format";
-import { AppError } from "~/domain/errors";
+import { AppError } from "~/lib/errors";
 import { drainBody } from "~/lib/drain-body.server";
 import type { LocalDiskStorage } from "./local-disk.server";
 import { keyOwnerExists, ownerOfKey } from "./upload-owner.server";

@@ -11,7 +11,7 @@ import { ItemViewer } from "~/components/item-viewer";
 import { useToast } from "~/components/toast-provider";
 import type { ScenePartDto } from "~/domain/scenes.server";
 import { MAX_SCENE_PARTS } from "~/domain/scene-schemas";
-import { uploadItemThumbnail } from "~/lib/item-thumbnail";
+import { uploadItemThumbnail } from "~/components/item-thumbnail";
 import type { Viewer } from "~/viewer";
 import { getCameraView } from "~/viewer/camera-view";
 import { captureFrame } from "~/viewer/capture-frame";

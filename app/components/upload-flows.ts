@@ -1,4 +1,4 @@
-import type { ApiClient } from "./api-client";
+import type { ApiClient } from "../lib/api-client";
 import { IMAGE_LINKS_PER_REQUEST } from "~/domain/schemas";
 import {
   fileExtension,
@@ -8,7 +8,7 @@ import {
   partRanges,
   scanDuration,
   type VideoMetadata,
-} from "./upload-rules";
+} from "../lib/upload-rules";
 import type { DeclaredModelType } from "~/formats/model-format";
 
 /**

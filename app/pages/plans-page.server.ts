@@ -4,7 +4,7 @@ import { getCheckoutOutcome } from "~/domain/billing-checkout.server";
 import { presentCreditPackage, presentPlan } from "~/domain/plan-presenter";
 import { listCreditPackages, listPlans } from "~/domain/plans.server";
 import { isStripeConfigured } from "~/domain/stripe.server";
-import { CHECKOUT_CANCELLED, checkoutFailureMessage } from "./checkout-messages";
+import { CHECKOUT_CANCELLED, checkoutFailureMessage } from "../lib/checkout-messages";
 
 /**
  * What /pricing and /topup show: plans and credit packages from the database, the visitor's billing,

@@ -1,4 +1,4 @@
-import type { ApiClient } from "./api-client";
+import type { ApiClient } from "../lib/api-client";
 import { xhrPut } from "./upload-flows";
 
 /** Sets an item's thumbnail from an image (≤ 2 MB jpeg/png/webp/gif): upload link → PUT → confirm. */

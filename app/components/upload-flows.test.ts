@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, type ApiClient, type ApiRequest } from "./api-client";
+import { ApiError, type ApiClient, type ApiRequest } from "../lib/api-client";
 import { runPool, TransferError, uploadImageSetScan, uploadInParts, uploadVideoScan, withRetry, type PutBlob, type RetryPolicy } from "./upload-flows";
 
 const noWait: RetryPolicy = { attempts: 4, baseDelayMs: 1, maxDelayMs: 1, sleep: async () => {}, waitUntilOnline: async () => {} };

@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from "@remix-run/react";
-import { embedUrl, EMBED_SIZE, shareUrl } from "./embed-code";
-import { oembedDiscoveryHref } from "./oembed";
-import { publicEnvFromMatches } from "./use-public-env";
+import { embedUrl, EMBED_SIZE, shareUrl } from "../lib/embed-code";
+import { oembedDiscoveryHref } from "../lib/oembed";
+import { publicEnvFromMatches } from "../components/use-public-env";
 
 /**
  * Link previews for a model (/item/{id}, /embed/{id}): Open Graph and Twitter card tags with the thumbnail,

@@ -1,5 +1,5 @@
 import { getPageUser } from "~/auth/require-user.server";
-import { isAppError } from "~/domain/errors";
+import { isAppError } from "~/lib/errors";
 import { recordItemView } from "~/domain/items.server";
 import { getVisibleItem } from "~/domain/item-access.server";
 import { uuidSchema } from "~/domain/schemas";

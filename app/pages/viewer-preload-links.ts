@@ -94,7 +94,7 @@ export function earlyModelLinks(item: EarlyModelItem | null | undefined, xorKey:
 export function startViewerEarly(): void {
   // Only where the page will show a model (not for an unavailable embed or a scan still processing).
   if (typeof document === "undefined" || !document.querySelector("link[data-viewer]")) return;
-  const viewer = import("~/viewer");
+  const viewer = import("~/viewer/index");
   if (!document.querySelector("link[data-splat]")) {
     viewer.catch(() => undefined);
     return;
@@ -111,7 +111,7 @@ export function startViewerEarly(): void {
   const download = startEarly(model);
   // The early splats (decision 038) normally run from the page's own script tag, long before this; importing
   // them here too makes them a chunk of their own in the build and starts them where no tag did (one instance).
-  if (coarse) import("~/viewer/early-splats").catch(() => undefined);
+  if (coarse) import("~/viewer/early-splats/index").catch(() => undefined);
   viewer
     .then((module) => {
       module.preloadSplatRenderer().catch(() => undefined);
