@@ -1,101 +1,44 @@
 // sr-train: trains a gaussian splat on the CPU from a COLMAP dataset (undistorted pinhole images) within a
-// wall-clock budget. See docs/scan-worker.md ("The CPU trainer") for the options and the progress protocol.
+// wall-clock budget. Parses the flags, runs trainSplat (train/trainer.h), writes the splat and its metrics.
+// See docs/scan-worker.md ("The CPU trainer") for the options and the progress protocol.
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <map>
-#include <set>
-#include <unordered_map>
-#include <sstream>
 
-#include "lib/colmap_io.h"
-#include "lib/image.h"
-#include "lib/name_list.h"
 #include "lib/progress.h"
-#include "train/sky.h"
-#include "train/ssim.h"
-#include "train/training.h"
+#include "train/trainer.h"
 
-namespace fs = std::filesystem;
 using namespace sr::train;
 
 namespace {
 
-struct View {
-  std::string name;
-  Camera camera;             // at training resolution
-  Camera full;               // at the dataset image's size
-  std::vector<float> pixels;  // training resolution, RGB
-  Camera coarse;             // at half the training resolution (coarse-to-fine)
-  std::vector<float> coarsePixels;
-};
-
-
-Camera cameraOf(const sr::Image& image, const sr::Camera& c, float scale) {
-  Camera out{};
-  const Eigen::Matrix3d R = image.R();
-  for (int r = 0; r < 3; r++) {
-    for (int k = 0; k < 3; k++) out.R[r * 3 + k] = float(R(r, k));
-    out.t[r] = float(image.t[r]);
-  }
-  out.fx = float(c.fx() * scale), out.fy = float(c.fy() * scale), out.cx = float(c.cx() * scale), out.cy = float(c.cy() * scale);
-  out.width = std::max(1, int(std::lround(c.width * scale))), out.height = std::max(1, int(std::lround(c.height * scale)));
-  return out;
+TrainerOptions optionsFrom(const sr::Args& args) {
+  TrainerOptions o;
+  o.imagesDir = args.required("images"), o.sparseDir = args.required("sparse"), o.initPath = args.required("init");
+  o.checkpointPath = args.str("checkpoint"), o.resume = args.integer("resume", 0) == 1;
+  o.holdoutPath = args.str("holdout"), o.validationPath = args.str("validation"), o.roiPath = args.str("roi"), o.rendersDir = args.str("renders");
+  o.minutes = args.num("minutes", o.minutes), o.checkpointSeconds = args.num("checkpoint-seconds", o.checkpointSeconds);
+  o.maxIterations = args.integer("max-iterations", o.maxIterations), o.longSide = args.integer("train-long-side", o.longSide);
+  o.seed = args.integer("seed", o.seed);
+  o.maxShDegree = std::clamp(args.integer("sh-degree", o.maxShDegree), 0, kMaxShDegree), o.shEvery = args.num("sh-every", o.shEvery);
+  o.ssimWeight = float(args.num("ssim-weight", o.ssimWeight));
+  o.coarseUntil = std::clamp(args.num("coarse-until", o.coarseUntil), 0.0, 1.0);
+  o.opacityResetEvery = args.num("opacity-reset-every", o.opacityResetEvery);
+  if (args.has("background")) parseHexColor(args.str("background"), o.background);
+  o.skySplats = std::max(0, args.integer("sky-splats", o.skySplats));
+  o.stopOnPlateau = args.integer("plateau", 1) == 1;
+  o.scoredTrainViews = std::max(0, args.integer("score-train-views", o.scoredTrainViews));
+  return o;
 }
 
-std::vector<float> toVector(const sr::ImageRGB& image) { return image.data; }
-
-
-std::string baseName(const std::string& name) {
-  const auto dot = name.find_last_of('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
-}
-
-// "1e1f22" (or "#1e1f22") → RGB in 0..1.
-void parseHexColor(const std::string& text, float rgb[3]) {
-  const std::string hex = !text.empty() && text[0] == '#' ? text.substr(1) : text;
-  if (hex.size() != 6 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) throw std::runtime_error("--background must be a colour like 1e1f22");
-  for (int k = 0; k < 3; k++) rgb[k] = float(std::stoi(hex.substr(2 * k, 2), nullptr, 16)) / 255.f;
-}
-
-// Mean PSNR of renders of `views` (at the dataset's image size) against their photos, and each view's figure.
-// With `rendersDir`, each render is also saved there as <name>.png (to look at what was scored).
-double scoreViews(const Gaussians& g, const std::vector<View>& views, const std::string& imagesDir, const float background[3], std::ostringstream& each,
-                  const std::string& rendersDir) {
-  double sum = 0;
-  int scored = 0;
-  for (const auto& view : views) {
-    const std::string photoPath = imagesDir + "/" + view.name;
-    if (!fs::exists(photoPath)) continue;
-    const sr::ImageRGB photo = sr::loadImage(photoPath);
-    if (photo.width != view.full.width || photo.height != view.full.height) continue;
-    Render r;
-    render(g, view.full, background, r);
-    if (!rendersDir.empty()) {
-      sr::ImageRGB out(view.full.width, view.full.height);
-      out.data = r.rgb;
-      fs::create_directories(rendersDir);
-      sr::saveImage(out, rendersDir + "/" + baseName(view.name) + ".png");
-    }
-    const double value = psnr(r.rgb, photo.data);
-    each << (scored ? "," : "") << "{\"name\":\"" << view.name << "\",\"psnr\":" << value << "}";
-    sum += value, scored++;
-  }
-  return scored ? sum / scored : -1;
-}
-
-// Gradients back to zero for n gaussians. The 45 SH coefficients per gaussian (three quarters of the floats) only
-// once they are in use: at degree 0 neither the backward pass nor Adam touches them.
-void zero(Gaussians& g, size_t n, int shDegree) {
-  g.resize(n);
-  std::fill(g.mean.begin(), g.mean.end(), 0.f), std::fill(g.logScale.begin(), g.logScale.end(), 0.f);
-  std::fill(g.quat.begin(), g.quat.end(), 0.f), std::fill(g.opacity.begin(), g.opacity.end(), 0.f), std::fill(g.color.begin(), g.color.end(), 0.f);
-  if (shDegree > 0) std::fill(g.sh.begin(), g.sh.end(), 0.f);
+void writeMetrics(const std::string& path, const TrainerResult& r) {
+  std::ofstream m(path);
+  m << "{\"iterations\":" << r.iterations << ",\"resumedFrom\":" << r.resumedFrom << ",\"seconds\":" << r.seconds << ",\"gaussians\":" << r.splats.size()
+    << ",\"cropped\":" << r.cropped << ",\"stopped\":\"" << r.stopped << "\",\"opacityResets\":" << r.opacityResets << ",\"trainPsnr\":" << r.trainPsnr
+    << ",\"validationPsnr\":" << r.validationPsnr << ",\"validationViews\":[" << r.validationViewsJson << "],\"trainViewsPsnr\":" << r.trainViewsPsnr
+    << ",\"trainViews\":[" << r.trainViewsJson << "]}\n";
 }
 
 }  // namespace
@@ -103,256 +46,17 @@ void zero(Gaussians& g, size_t n, int shDegree) {
 int main(int argc, char** argv) {
   try {
     const sr::Args args(argc, argv);
-    const std::string imagesDir = args.required("images"), sparseDir = args.required("sparse"), output = args.required("output");
-    const std::string initPath = args.required("init"), checkpointPath = args.str("checkpoint");
-    const double minutes = args.num("minutes", 10), checkpointSeconds = args.num("checkpoint-seconds", 120);
-    const int maxIterations = args.integer("max-iterations", 30000), longSide = args.integer("train-long-side", 480);
-    const int seed = args.integer("seed", 1);
-    // Spherical harmonics: one degree more every --sh-every of the budget, up to --sh-degree.
-    const int maxShDegree = std::clamp(args.integer("sh-degree", 3), 0, kMaxShDegree);
-    const double shEvery = args.num("sh-every", 0.1);
-    // Loss: (1 − λ)·L1 + λ·D-SSIM (3DGS: λ = 0.2).
-    const float ssimWeight = float(args.num("ssim-weight", 0.2));
-    // Coarse-to-fine: the first --coarse-until of the budget trains on half-resolution images (a quarter of
-    // the pixels per iteration, so several times the iterations while the shape settles).
-    const double coarseUntil = std::clamp(args.num("coarse-until", 0.25), 0.0, 1.0);
-    // Densification (clone, split, prune) runs in the first 70 % of the budget; opacity resets (3DGS) fall
-    // every --opacity-reset-every of the budget inside that window (0: none).
-    OpacityResetSchedule resets;
-    resets.densifyUntil = 0.7;
-    resets.every = args.num("opacity-reset-every", 0.0);
-    // Training composes on the background the viewer shows (default black); what differs from it must be splats.
-    float background[3] = {0, 0, 0};
-    if (args.has("background")) parseHexColor(args.str("background"), background);
-    // Sky splats: a shell of about this many far gaussians in the directions the cameras see (0: none).
-    const int skyTarget = std::max(0, args.integer("sky-splats", 2000));
-    // --plateau 1: stop when the validation views stop improving (PlateauRule), the budget being the ceiling; 0: train to the budget.
-    const bool stopOnPlateau = args.integer("plateau", 1) == 1;
-    // Training views scored at the end at the dataset's size (the training's own log; the evaluation scores what is delivered).
-    const int scoredTrainViews = std::max(0, args.integer("score-train-views", 2));
-    if (!(ssimWeight >= 0.f && ssimWeight <= 1.f)) throw std::runtime_error("--ssim-weight must be between 0 and 1");
-    if (!(resets.every >= 0 && resets.every <= 1)) throw std::runtime_error("--opacity-reset-every must be between 0 and 1");
+    const std::string output = args.required("output");
+    const TrainerOptions options = optionsFrom(args);
+    options.Check();
     if (args.has("threads")) omp_set_num_threads(std::max(1, args.integer("threads", 1)));
-    if (!(minutes > 0) || maxIterations < 1 || longSide < 32) throw std::runtime_error("--minutes, --max-iterations and --train-long-side must be positive");
-    const auto started = std::chrono::steady_clock::now();
-    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-
-    // The dataset: training views at the training resolution; validation views kept out of training (scored for the
-    // plateau at the training resolution and at the end at full size); test views (--holdout) never read at all.
-    const sr::Model model = sr::readModel(sparseDir);
-    const std::set<std::string> holdout = sr::readNameList(args.str("holdout"));
-    const std::set<std::string> validation = sr::readNameList(args.str("validation"));
-    std::vector<View> train, held;
-    for (const auto& image : model.images) {
-      if (holdout.count(image.name)) continue;
-      const auto& cam = model.cameraOf(image);
-      const float scale = std::min(1.f, float(longSide) / float(std::max(cam.width, cam.height)));
-      View view{image.name, cameraOf(image, cam, scale), cameraOf(image, cam, 1.f), {}, {}, {}};
-      const sr::ImageRGB photo = sr::loadImage(imagesDir + "/" + image.name);
-      view.pixels = toVector(sr::resizeImage(photo, view.camera.width, view.camera.height));
-      if (validation.count(image.name)) {  // scored at the training resolution for the plateau, never trained on
-        held.push_back(std::move(view));
-        continue;
-      }
-      if (coarseUntil > 0) {
-        view.coarse = scaledCamera(view.camera, 0.5f);
-        view.coarsePixels = toVector(sr::resizeImage(photo, view.coarse.width, view.coarse.height));
-      }
-      train.push_back(std::move(view));
-    }
-    if (train.empty()) throw std::runtime_error("no training images");
-    // Scene extent from the camera centres (as 3DGS): learning rates and densification scale with it.
-    Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
-    for (const auto& image : model.images) centroid += image.center();
-    centroid /= double(model.images.size());
-    double extent = 0;
-    for (const auto& image : model.images) extent = std::max(extent, (image.center() - centroid).norm());
-    extent = std::max(1e-3, 1.1 * extent);
-    // Near planes from what each camera measured (issue 38 item 5): half the depth of the nearest of the sparse
-    // points it saw (2nd percentile), so stray points next to a camera are not drawn over its view, and a camera
-    // close to a wall (a facade walk) still sees the wall. Cameras without points: a tenth of the distance to the
-    // scene's centre, as before.
-    std::unordered_map<int64_t, Eigen::Vector3d> pointById;
-    for (const auto& point : model.points) pointById.emplace(point.id, point.xyz);
-    std::map<std::string, float> nearOf;
-    for (const auto& image : model.images) {
-      std::vector<float> depths;
-      for (const int64_t id : image.point3d_ids) {
-        const auto found = id < 0 ? pointById.end() : pointById.find(id);
-        if (found != pointById.end()) depths.push_back(float(image.toCamera(found->second).z()));
-      }
-      nearOf[image.name] = nearPlaneFromDepths(depths, 0.1f * float((image.center() - centroid).norm()));
-    }
-    for (auto& v : train) v.camera.near = v.full.near = v.coarse.near = nearOf.at(v.name);
-    for (auto& v : held) v.camera.near = v.full.near = nearOf.at(v.name);
-
-    Checkpoint state;
-    std::mt19937 rng{uint32_t(seed)};
-    double secondsBefore = 0;
-    int resumedFrom = 0;
-    bool resumed = false;
-    if (args.integer("resume", 0) == 1 && !checkpointPath.empty() && fs::exists(checkpointPath)) {
-      try {
-        state = readCheckpoint(checkpointPath);
-        resumed = true;
-      } catch (const std::exception& refused) {
-        std::printf("checkpoint refused, starting over: %s\n", refused.what());
-      }
-    }
-    if (resumed) {
-      std::istringstream(state.rng) >> rng;
-      secondsBefore = state.seconds;
-      resumedFrom = state.iteration;
-      std::printf("resumed from iteration %d (%zu gaussians)\n", state.iteration, state.params.size());
-    }
-    const PointCloud initPoints = readPointsPly(initPath);
-    const float centroidF[3] = {float(centroid.x()), float(centroid.y()), float(centroid.z())};
-    const SkyShell sky = skyShellAround(centroidF, float(extent), initPoints.xyz);
-    size_t skySplatCount = 0;
-    if (!resumed) {
-      state.params = gaussiansFromPoints(initPoints, 0.1f);
-      std::vector<SkyView> skyViews;
-      for (const auto& v : train) skyViews.push_back({&v.camera, &v.pixels});
-      // At most 1.5 % of the scene's gaussians: viewers frame a splat by the 2nd–98th percentiles of its centres.
-      const size_t skyCount = std::min(size_t(skyTarget), std::max<size_t>(std::min<size_t>(200, size_t(skyTarget)), state.params.size() * 3 / 200));
-      const Gaussians skyGaussians = skySplats(sky, skyViews, skyCount);
-      skySplatCount = skyGaussians.size();
-      appendAll(state.params, skyGaussians);
-      state.adam.resize(state.params.size());
-      for (int ch = 0; ch < 3; ch++) state.background[ch] = background[ch];
-    }
-    if (state.params.size() == 0) throw std::runtime_error("no points to start from");
-    std::printf("training %zu views (%zu for validation, %zu test views unread) at %dx%d from %zu gaussians (%zu sky splats at radius %.3g), budget %.1f min\n",
-                train.size(), held.size(), holdout.size(), train[0].camera.width, train[0].camera.height, state.params.size(), skySplatCount, sky.radius, minutes);
-
-    const double budget = minutes * 60.0;
-    DensifyStats stats;
-    stats.resize(state.params.size());
-    DensifyOptions densify;
-    densify.sceneExtent = float(extent);
-    for (int k = 0; k < 3; k++) densify.center[k] = centroidF[k];
-    densify.densifyWithin = sky.innerRadius();
-    Gradients grads;
-    std::vector<float> dL;
-    double lastCheckpoint = elapsed();
-    int iteration = state.iteration;
-    float lastLoss = 0;
-    double lastPsnr = 0;
-    std::uniform_int_distribution<size_t> pick(0, train.size() - 1);
-    bool wasCoarse = false;
-    // Why training ended: "budget" (the time ceiling), "iterations" (--max-iterations) or "plateau".
-    std::string stopped = "budget";
-    const PlateauRule plateau;
-    std::vector<PlateauRule::Check> checks;  // (a resumed run starts its history again)
-    double nextCheck = 0;                    // at the first iteration, then every checkEvery of the budget
-    for (;; iteration++) {
-      const double spent = secondsBefore + elapsed();
-      const double fraction = std::max(spent / budget, double(iteration) / maxIterations);
-      if (fraction >= 1.0) {
-        stopped = spent / budget >= 1.0 ? "budget" : "iterations";
-        break;
-      }
-      if (stopOnPlateau && !held.empty() && fraction >= nextCheck) {
-        nextCheck = (std::floor(fraction / plateau.checkEvery) + 1) * plateau.checkEvery;
-        double sum = 0;
-        for (const View& v : held) {
-          Render check;
-          render(state.params, v.camera, state.background, check);
-          sum += psnr(check.rgb, v.pixels);
-        }
-        checks.push_back({fraction, sum / double(held.size())});
-        std::printf("validation %.2f dB at iteration %d (%.0f%% of the budget)\n", checks.back().psnr, iteration, 100 * fraction);
-        if (plateau.reached(checks)) {
-          stopped = "plateau";
-          break;
-        }
-      }
-      const int shDegree = shEvery > 0 ? std::min(maxShDegree, int(fraction / shEvery)) : maxShDegree;
-      if (shDegree > state.params.shDegree) {
-        state.params.shDegree = shDegree;
-        std::printf("SH degree %d at iteration %d\n", shDegree, iteration);
-      }
-      const View& view = train[pick(rng)];
-      const bool coarse = fraction < coarseUntil;
-      if (coarse != wasCoarse) {
-        std::printf("%s resolution at iteration %d\n", coarse ? "half" : "full", iteration);
-        wasCoarse = coarse;
-      }
-      const Camera& camera = coarse ? view.coarse : view.camera;
-      const std::vector<float>& target = coarse ? view.coarsePixels : view.pixels;
-      Render r;
-      render(state.params, camera, state.background, r);
-      lastLoss = l1SsimLoss(r.rgb, target, camera.width, camera.height, ssimWeight, dL);
-      if (iteration % 10 == 0) lastPsnr = psnr(r.rgb, target);
-      zero(grads.g, state.params.size(), state.params.shDegree);
-      grads.meanScreen.assign(state.params.size(), 0.f);
-      backward(state.params, camera, state.background, r, dL, grads);
-      // Learning rates: means decay exponentially to 1 % over the budget (3DGS), scaled by the extent.
-      LearningRates lr{float(1.6e-4 * extent * std::pow(0.01, fraction)), 5e-3f, 1e-3f, 2.5e-2f, 2.5e-3f, 2.5e-3f / 20.f};
-      adamStep(state.params, grads.g, state.adam, lr);
-      for (size_t i = 0; i < state.params.size(); i++)
-        if (r.proj.radius[i]) stats.gradSum[i] += grads.meanScreen[i] * 0.5f * float(camera.width), stats.seen[i]++;
-      // Densify often while the budget is young (budgets here are minutes, not hours as on a GPU).
-      if (iteration > 0 && iteration % 50 == 0 && fraction < resets.densifyUntil) {
-        const auto d = densifyAndPrune(state.params, state.adam, stats, densify, rng);
-        stats.resize(state.params.size());
-        std::printf("densify at %d: +%zu cloned, %zu split, -%zu pruned → %zu gaussians\n", iteration, d.cloned, d.split, d.pruned, state.params.size());
-      }
-      // The count done travels in the checkpoint: a resumed run resets only at the thresholds it has not passed.
-      if (const int due = resets.dueBy(fraction); due > state.opacityResets) {
-        resetOpacity(state.params, state.adam);
-        state.opacityResets = due;
-        std::printf("opacity reset %d at iteration %d\n", due, iteration);
-      }
-      if (iteration % 10 == 0) {
-        char detail[160];
-        std::snprintf(detail, sizeof detail, "iteration %d loss %.4f psnr %.2f gaussians %zu left %.0fs", iteration, lastLoss, lastPsnr, state.params.size(),
-                      std::max(0.0, budget - spent));
-        sr::reportProgress(0.95 * fraction, detail);
-      }
-      if (!checkpointPath.empty() && elapsed() - lastCheckpoint >= checkpointSeconds) {
-        state.iteration = iteration + 1;
-        state.seconds = secondsBefore + elapsed();
-        std::ostringstream r2;
-        r2 << rng;
-        state.rng = r2.str();
-        writeCheckpoint(state, checkpointPath);
-        lastCheckpoint = elapsed();
-        std::printf("checkpoint %d\n", state.iteration);
-        std::fflush(stdout);
-      }
-    }
-
-    // The published splat keeps the region of interest, and the sky splats beyond it.
-    RegionOfInterest roi;
-    size_t cropped = 0;
-    if (args.has("roi") && readRoi(args.str("roi"), roi)) {
-      std::vector<char> keep = insideRoi(state.params, roi);
-      if (skyTarget > 0)
-        for (size_t i = 0; i < keep.size(); i++) keep[i] = keep[i] || sky.contains(&state.params.mean[3 * i]);
-      cropped = size_t(std::count(keep.begin(), keep.end(), 0));
-      keepOnly(state.params, nullptr, keep);
-    }
-    // The training's own log, of the cropped splat: validation views and a few training views, rendered at the
-    // dataset's size on the training background and scored against their photos.
-    std::ostringstream validationEach, trainEach;
-    const std::string rendersDir = args.str("renders");
-    const double validationPsnr = scoreViews(state.params, held, imagesDir, state.background, validationEach, rendersDir);
-    std::vector<View> trainSample;
-    for (int k = 0; k < scoredTrainViews && k < int(train.size()); k++) trainSample.push_back(train[size_t((k + 0.5) * double(train.size()) / scoredTrainViews)]);
-    for (auto& v : trainSample) v.pixels.clear(), v.coarsePixels.clear();
-    const double trainViewsPsnr = scoreViews(state.params, trainSample, imagesDir, state.background, trainEach, rendersDir);
-    writeSplatPly(state.params, output);
-    const double seconds = secondsBefore + elapsed();
-    if (args.has("metrics")) {
-      std::ofstream m(args.str("metrics"));
-      m << "{\"iterations\":" << iteration << ",\"resumedFrom\":" << resumedFrom << ",\"seconds\":" << seconds << ",\"gaussians\":" << state.params.size()
-        << ",\"cropped\":" << cropped << ",\"stopped\":\"" << stopped << "\",\"opacityResets\":" << state.opacityResets << ",\"trainPsnr\":" << lastPsnr << ",\"validationPsnr\":" << validationPsnr
-        << ",\"validationViews\":[" << validationEach.str() << "],\"trainViewsPsnr\":" << trainViewsPsnr << ",\"trainViews\":[" << trainEach.str() << "]}\n";
-    }
+    const TrainerResult result = trainSplat(options);
+    writeSplatPly(result.splats, output);
+    if (args.has("metrics")) writeMetrics(args.str("metrics"), result);
     sr::reportProgress(1.0, "done");
-    std::printf("trained %d iterations in %.1f s (stopped: %s): %zu gaussians (%zu cropped), validation PSNR %.2f dB on %zu views, training views %.2f dB\n", iteration, seconds,
-                stopped.c_str(), state.params.size(), cropped, validationPsnr, held.size(), trainViewsPsnr);
+    std::printf("trained %d iterations in %.1f s (stopped: %s): %zu gaussians (%zu cropped), validation PSNR %.2f dB on %zu views, training views %.2f dB\n",
+                result.iterations, result.seconds, result.stopped.c_str(), result.splats.size(), result.cropped, result.validationPsnr, result.validationViews,
+                result.trainViewsPsnr);
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "sr-train: %s\n", error.what());
