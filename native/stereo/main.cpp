@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <set>
 
 #include "lib/colmap_io.h"
@@ -19,14 +18,10 @@
 #include "lib/name_list.h"
 #include "lib/progress.h"
 #include "stereo/patch_match.h"
+#include "stereo/source_views.h"
 
 namespace fs = std::filesystem;
 using sr::stereo::View;
-
-namespace {
-
-
-}  // namespace
 
 int main(int argc, char** argv) {
   try {
@@ -50,7 +45,6 @@ int main(int argc, char** argv) {
       if (!skip.count(image.name)) images.push_back(&image);
     if (images.size() < 2) throw std::runtime_error("fewer than two views to match");
     std::vector<View> views(images.size());
-    std::map<int64_t, std::vector<int>> seenBy;  // sparse point → views
 #pragma omp parallel for schedule(dynamic, 1)
     for (long k = 0; k < long(images.size()); k++) {
       const sr::Image& image = *images[k];
@@ -64,55 +58,21 @@ int main(int argc, char** argv) {
       v.R = image.R().cast<float>();
       v.t = image.t.cast<float>();
     }
-    for (size_t k = 0; k < images.size(); k++)
-      for (int64_t id : images[k]->point3d_ids)
-        if (id >= 0) seenBy[id].push_back(int(k));
-    std::map<int64_t, Eigen::Vector3f> pointById;
-    for (const auto& p : model.points) pointById[p.id] = p.xyz.cast<float>();
-
-    // Source views: the most shared sparse points, with some baseline; the depth range from the points seen.
-    std::vector<std::vector<int>> sources(images.size());
-    std::vector<float> minDepth(images.size(), 0.f), maxDepth(images.size(), 0.f);
-    for (size_t k = 0; k < images.size(); k++) {
-      std::map<int, int> shared;
-      std::vector<float> depths;
-      for (int64_t id : images[k]->point3d_ids) {
-        if (id < 0 || !seenBy.count(id)) continue;
-        for (int other : seenBy[id])
-          if (other != int(k)) shared[other]++;
-        const Eigen::Vector3f pc = views[k].R * pointById[id] + views[k].t;
-        if (pc.z() > 0) depths.push_back(pc.z());
-      }
-      std::vector<std::pair<int, int>> ranked(shared.begin(), shared.end());
-      std::sort(ranked.begin(), ranked.end(), [](auto a, auto b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
-      const Eigen::Vector3f c = views[k].center();
-      float median = 1.f;
-      if (!depths.empty()) {
-        std::sort(depths.begin(), depths.end());
-        median = depths[depths.size() / 2];
-        minDepth[k] = 0.8f * depths[size_t(0.02 * (depths.size() - 1))];
-        maxDepth[k] = 1.25f * depths[size_t(0.98 * (depths.size() - 1))];
-      }
-      for (const auto& [other, count] : ranked) {
-        if (int(sources[k].size()) >= sourcesWanted) break;
-        // A baseline of at least ~1.5° seen from the median depth: too close a view measures nothing.
-        if ((views[other].center() - c).norm() < 0.025f * median) continue;
-        sources[k].push_back(other);
-      }
-    }
+    // Source views and depth ranges from the sparse model (stereo/source_views.h).
+    const std::vector<sr::stereo::SourceViews> chosen = sr::stereo::chooseSourceViews(model, images, views, sourcesWanted);
 
     std::vector<std::vector<float>> depths(images.size()), normals(images.size());
     size_t done = 0;
     for (size_t k = 0; k < images.size(); k++) {
-      if (sources[k].empty() || !(maxDepth[k] > minDepth[k] && minDepth[k] > 0)) {
+      if (!chosen[k].measurable()) {
         depths[k].assign(size_t(views[k].width) * views[k].height, 0.f);
         normals[k].assign(size_t(3) * views[k].width * views[k].height, 0.f);
       } else {
         std::vector<const View*> src;
-        for (int s : sources[k]) src.push_back(&views[s]);
+        for (int s : chosen[k].sources) src.push_back(&views[s]);
         sr::stereo::Options o = options;
         o.seed = uint64_t(k) + 1;
-        sr::stereo::DepthNormal result = sr::stereo::patchMatch(views[k], src, minDepth[k], maxDepth[k], o);
+        sr::stereo::DepthNormal result = sr::stereo::patchMatch(views[k], src, chosen[k].minDepth, chosen[k].maxDepth, o);
         depths[k] = std::move(result.depth);
         normals[k] = std::move(result.normals);
       }
@@ -128,7 +88,7 @@ int main(int argc, char** argv) {
     for (size_t k = 0; k < images.size(); k++) {
       std::vector<const View*> others;
       std::vector<const std::vector<float>*> otherDepths;
-      for (int s : sources[k]) others.push_back(&views[s]), otherDepths.push_back(&photometric[s]);
+      for (int s : chosen[k].sources) others.push_back(&views[s]), otherDepths.push_back(&photometric[s]);
       sr::stereo::keepConsistent(views[k], depths[k], others, otherDepths, consistentViews, 0.01f, 2.f);
       const View& v = views[k];
       sr::FloatMap depth(v.width, v.height, 1), normal(v.width, v.height, 3);
@@ -146,7 +106,7 @@ int main(int argc, char** argv) {
       sr::writeFloatMap(normal, workspace + "/stereo/normal_maps/" + name + ".geometric.bin");
       fusion << name << "\n";
       patchMatch << name << "\n";
-      for (size_t s = 0; s < sources[k].size(); s++) patchMatch << (s ? ", " : "") << images[sources[k][s]]->name;
+      for (size_t s = 0; s < chosen[k].sources.size(); s++) patchMatch << (s ? ", " : "") << images[chosen[k].sources[s]]->name;
       patchMatch << "\n";
       sr::reportProgress(0.85 + 0.15 * double(k + 1) / images.size(), "consistency " + std::to_string(k + 1) + "/" + std::to_string(images.size()));
     }

@@ -239,3 +239,43 @@ TEST(Stereo, ConsistencyFilterRemovesWrongDepths) {
   // Everything the other camera sees stays (its field of view covers most of the reference's).
   EXPECT_GT(kept, refDepth.size() * 8 / 10);
 }
+
+#include "stereo/source_views.h"
+
+// Four cameras on a line looking down +Z at points 10 units away: the reference's sources are ranked by shared
+// points, a camera too close to it (under ~1.5° from the median depth) is passed over, and its depth range spans
+// the points it saw.
+TEST(SourceViews, RankedBySharedPointsWithEnoughBaseline) {
+  sr::Model model;
+  const double xs[4] = {0.0, 0.1, 1.0, 2.0};  // camera 1 stands 0.1 from the reference: 0.01 × depth, too close
+  for (int k = 0; k < 4; k++) {
+    sr::Image image;
+    image.id = uint32_t(k + 1), image.name = "v" + std::to_string(k);
+    image.t = Eigen::Vector3d(-xs[k], 0, 0);  // world → camera: centre at (xs[k], 0, 0)
+    model.images.push_back(image);
+  }
+  for (int64_t id = 0; id < 40; id++) {
+    sr::Point3D p;
+    p.id = id, p.xyz = Eigen::Vector3d(0.05 * double(id % 10), 0.05 * double(id / 10), 8.0 + 0.1 * double(id));  // depths 8 … 11.9
+    model.points.push_back(p);
+    model.images[0].point3d_ids.push_back(id);
+    model.images[1].point3d_ids.push_back(id);                   // shares all 40
+    if (id < 30) model.images[2].point3d_ids.push_back(id);      // shares 30
+    if (id < 20) model.images[3].point3d_ids.push_back(id);      // shares 20
+  }
+  model.images[0].point3d_ids.push_back(-1);  // an observation without a point counts for nothing
+  std::vector<const sr::Image*> images;
+  std::vector<sr::stereo::View> views(4);
+  for (int k = 0; k < 4; k++) {
+    images.push_back(&model.images[size_t(k)]);
+    views[size_t(k)].t = model.images[size_t(k)].t.cast<float>();
+  }
+  const auto chosen = sr::stereo::chooseSourceViews(model, images, views, 2);
+  EXPECT_EQ(chosen[0].sources, (std::vector<int>{2, 3}));  // not 1, though it shares the most
+  EXPECT_NEAR(chosen[0].minDepth, 0.8f * 8.0f, 1e-4);     // 2nd percentile of 8 … 11.9 is the first
+  EXPECT_NEAR(chosen[0].maxDepth, 1.25f * 11.8f, 1e-4);   // 98th: the 39th of 40
+  EXPECT_TRUE(chosen[0].measurable());
+  EXPECT_EQ(chosen[3].sources, (std::vector<int>{0, 1}));  // ties broken by index; all far enough from x = 2
+  const auto one = sr::stereo::chooseSourceViews(model, images, views, 1);
+  EXPECT_EQ(one[0].sources, (std::vector<int>{2}));
+}
