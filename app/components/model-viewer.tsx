@@ -10,6 +10,8 @@ import { downloadModel, startModelDownload, takeEarlyModelDownload } from "../vi
 import { EARLY_SPLATS_DRAWN, EARLY_SPLATS_RELEASE, earlySplatsShown } from "../viewer/early-splats/events";
 import { applyPartTransform, normalizePartTransform } from "../viewer/part-transform";
 import { isSceneSource, partFailureNotice, sceneFilesKey, transformsKey, type PartFailure, type SceneSource } from "./scene-source";
+import { DEFAULT_BACKGROUND, INITIAL_STATE, isCancellation, loadingProgress, reasonOf, type ViewState } from "./model-viewer-state";
+import { styles } from "./model-viewer-styles";
 import { ViewerToolbar } from "./viewer-toolbar";
 
 export type { ScenePartSource, SceneSource } from "./scene-source";
@@ -54,95 +56,6 @@ export interface ModelViewerProps {
   arModel?: ModelSource | null;
 }
 
-type ViewState =
-  // `preview`: the first splats are on screen while the rest downloads (the bar moves aside).
-  | { status: "loading"; phase: "download" | "prepare"; loaded: number; total: number | null; preview?: boolean }
-  | { status: "ready" }
-  | { status: "error"; message: string };
-
-const DEFAULT_BACKGROUND = "#1e1f22";
-const INITIAL_STATE: ViewState = { status: "loading", phase: "download", loaded: 0, total: null };
-
-function isCancellation(error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === "AbortError" || name === "LoadCancelledError";
-}
-
-function reasonOf(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  if (typeof error === "string" && error) return error;
-  return "Unknown error";
-}
-
-function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-const styles = {
-  root: {
-    position: "relative",
-    width: "100%",
-    height: "100%",
-    minHeight: 240,
-    overflow: "hidden",
-  },
-  canvasHost: { position: "absolute", inset: 0 },
-  earlyCanvas: { position: "absolute", inset: 0, width: "100%", height: "100%", pointerEvents: "none" },
-  overlay: {
-    position: "absolute",
-    inset: 0,
-    display: "flex",
-    flexDirection: "column",
-    alignItems: "center",
-    justifyContent: "center",
-    gap: 8,
-    padding: 16,
-    pointerEvents: "none",
-    color: "#e8e8ea",
-    font: "14px/1.4 system-ui, sans-serif",
-    textAlign: "center",
-  },
-  notice: {
-    position: "absolute",
-    left: 10,
-    top: 10,
-    maxWidth: "min(480px, calc(100% - 20px))",
-    display: "flex",
-    gap: 8,
-    alignItems: "flex-start",
-    padding: "6px 10px",
-    borderRadius: 6,
-    background: "rgba(20, 21, 24, 0.85)",
-    color: "#fff",
-    font: "13px/1.4 system-ui, sans-serif",
-    zIndex: 2,
-  },
-  noticeClose: {
-    border: "none",
-    background: "transparent",
-    color: "inherit",
-    font: "inherit",
-    cursor: "pointer",
-    padding: "0 2px",
-  },
-  track: {
-    width: "min(320px, 80%)",
-    height: 6,
-    borderRadius: 3,
-    background: "rgba(255, 255, 255, 0.18)",
-    overflow: "hidden",
-  },
-  fill: { height: "100%", borderRadius: 3, background: "#4f8cff", transition: "width 120ms linear" },
-  docked: { justifyContent: "flex-end", paddingBottom: 20, textShadow: "0 1px 2px rgba(0, 0, 0, 0.8)" },
-  error: {
-    maxWidth: "min(480px, 90%)",
-    padding: "10px 14px",
-    borderRadius: 6,
-    background: "rgba(180, 35, 24, 0.92)",
-    color: "#fff",
-    pointerEvents: "auto",
-  },
-} satisfies Record<string, CSSProperties>;
 
 export function ModelViewer({ source, background, className, autorotate, initialCamera, onReady, onError, onViewer, arModel }: ModelViewerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
@@ -352,15 +265,7 @@ export function ModelViewer({ source, background, className, autorotate, initial
   let overlay = null;
   if (state.status === "loading") {
     // Without a Content-Length the bar is indeterminate (no aria-valuenow) once bytes arrive.
-    let percent: number | null = null;
-    if (state.phase === "prepare") percent = 100;
-    else if (state.total) percent = Math.min(100, Math.round((state.loaded / state.total) * 100));
-    else if (state.loaded === 0) percent = 0;
-    const what = scene ? "models" : "model";
-    let label = `Downloading ${what}…`;
-    if (state.phase === "prepare") label = `Preparing ${what}…`;
-    else if (state.total) label = `Downloading ${what}… ${percent}%`;
-    else if (state.loaded > 0) label = `Downloading ${what}… ${formatMegabytes(state.loaded)}`;
+    const { percent, label } = loadingProgress(state, scene ? "models" : "model");
     const docked = state.preview || (earlyCanvas && earlyDrawn);
     overlay = (
       <div className={docked ? "mv-overlay mv-overlay-docked" : "mv-overlay"} style={docked ? { ...styles.overlay, ...styles.docked } : styles.overlay}>
