@@ -4,7 +4,7 @@ import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { cancelStripeBillingOfAccount } from "./billing-checkout.server";
 import { avatarKey, itemPrefix, userPrefix } from "~/storage/keys";
-import { notFound } from "../lib/errors";
+import { notFound } from "~/lib/errors";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
 
 /**

@@ -2,7 +2,7 @@ import { db, type Plan, type Prisma, type Subscription, type User } from "~/db.s
 import { storefrontsShowingOwnerChanged } from "~/jobs/storefront-sync-jobs.server";
 import { audited, listAuditEntries, recordAudit } from "./audit.server";
 import { adjustCredits, getUserQuotas, withCreditLedger } from "./credits.server";
-import { invalidInput, notFound } from "../lib/errors";
+import { invalidInput, notFound } from "~/lib/errors";
 import { listLedgerHistory, presentLedgerEntry } from "./ledger-history.server";
 import { uuidSchema, type CreditAdjustmentInput } from "./schemas";
 

@@ -13,7 +13,7 @@ import {
   type UpdateAnnotationInput,
   type Vec3,
 } from "./annotation-schemas";
-import { AppError, invalidInput, notFound } from "../lib/errors";
+import { AppError, invalidInput, notFound } from "~/lib/errors";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
 import { getOwnedItem, getVisibleItem } from "./item-access.server";
 import { getPlanInForce } from "./plans.server";

@@ -3,7 +3,7 @@ import { safeCssColor } from "~/lib/css-color";
 import { sanitizeAnnouncementHtml } from "~/lib/sanitize-html.server";
 import { checkCompleteOrder } from "~/lib/reorder";
 import { audited } from "./audit.server";
-import { invalidInput, notFound } from "../lib/errors";
+import { invalidInput, notFound } from "~/lib/errors";
 import type { AnnouncementInput } from "./schemas";
 
 /**

@@ -4,7 +4,7 @@ import { env } from "~/env.server";
 import { CHECKOUT_FAILURES, isCheckoutFailure, type CheckoutFailure } from "~/lib/checkout-messages";
 import { logger } from "~/lib/logger.server";
 import { isEndedStripeStatus, PAID_PLAN_TYPES, type PaidPlanType } from "~/lib/stripe-objects";
-import { AppError, isAppError } from "../lib/errors";
+import { AppError, isAppError } from "~/lib/errors";
 import { ensureSubscription, LIVE_SUBSCRIPTION_STATUSES } from "./plans.server";
 import { topupKeyOfCheckout } from "./stripe-billing.server";
 import { isStripeConfigured, stripeClient } from "./stripe.server";

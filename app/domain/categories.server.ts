@@ -2,7 +2,7 @@ import { db, Prisma, type Category } from "~/db.server";
 import { checkCompleteOrder } from "~/lib/reorder";
 import { slugify } from "~/lib/slug";
 import { audited } from "./audit.server";
-import { AppError, invalidInput, notFound } from "../lib/errors";
+import { AppError, invalidInput, notFound } from "~/lib/errors";
 import type { CategoryInput } from "./schemas";
 
 /** Categories of items (Explore's filter). Admins create, rename, reorder and delete them; every change is audited. */

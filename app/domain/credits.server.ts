@@ -1,8 +1,9 @@
 import { db, type CreditType, type LedgerEntry, type Plan, type Prisma } from "~/db.server";
 import { scanQuotaWarning } from "~/lib/quota-warnings";
 import { MESSAGES, type UserQuotas } from "~/lib/upload-rules";
-import { AppError } from "../lib/errors";
+import { AppError } from "~/lib/errors";
 import { notify } from "./notifications.server";
+import { periodContaining } from "./calendar-months";
 import { ensureSubscription, LIVE_SUBSCRIPTION_STATUSES } from "./plans.server";
 
 /**
@@ -25,27 +26,6 @@ export interface LedgerContext {
   userId: string;
   plan: Plan;
   period: { start: Date; end: Date };
-}
-
-/** `anchor` plus `months` calendar months, clamped to the month's last day (Jan 31 + 1 → Feb 28/29). */
-export function addMonths(anchor: Date, months: number): Date {
-  const next = new Date(anchor);
-  const day = next.getUTCDate();
-  next.setUTCDate(1);
-  next.setUTCMonth(next.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(day, lastDay));
-  return next;
-}
-
-/**
- * The billing period containing `now`. Plans without a payment provider renew themselves each month
- * from the subscription's anchor; paid providers move the period through their webhooks.
- */
-export function periodContaining(anchor: Date, now: Date): { start: Date; end: Date } {
-  let months = 0;
-  while (addMonths(anchor, months + 1) <= now) months++;
-  return { start: addMonths(anchor, months), end: addMonths(anchor, months + 1) };
 }
 
 async function currentPlanAndPeriod(tx: Tx, userId: string, now = new Date()) {

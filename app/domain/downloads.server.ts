@@ -3,7 +3,7 @@ import { storage } from "~/storage/index.server";
 import { recordAudit } from "./audit.server";
 import { deliveredObject } from "./delivery-copy";
 import { downloadFileName, keyExtension, OWNER_ONLY_KINDS, type DownloadKind, type ItemDownloadsDto } from "./downloads";
-import { notFound } from "../lib/errors";
+import { notFound } from "~/lib/errors";
 import { visibleTo } from "./item-access.server";
 
 /**

@@ -2,7 +2,7 @@ import { db, type Embed, type Item, type Plan } from "~/db.server";
 import { env } from "~/env.server";
 import { embedCode, embedUrl } from "~/lib/embed-code";
 import { withCreditLedger } from "./credits.server";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { getOwnedItem } from "./item-access.server";
 import { getPlanInForce } from "./plans.server";
 

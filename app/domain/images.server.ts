@@ -2,7 +2,7 @@ import { detectImageType, IMAGE_MAX_BYTES, type ImageMimeType } from "~/lib/imag
 import { webStreamOf } from "~/lib/web-stream.server";
 import { storage } from "~/storage/index.server";
 import { isSafeKey } from "~/storage/keys";
-import { invalidFile, invalidInput, notFound } from "../lib/errors";
+import { invalidFile, invalidInput, notFound } from "~/lib/errors";
 
 /**
  * Small images we store and serve ourselves (avatars, model thumbnails): the browser PUTs to a signed

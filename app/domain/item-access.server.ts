@@ -4,7 +4,7 @@
  * links imported each other for these).
  */
 import { db, type Item, type Prisma } from "~/db.server";
-import { notFound } from "../lib/errors";
+import { notFound } from "~/lib/errors";
 
 export type ItemWithOwner = Item & { owner: { id: string; displayName: string | null } };
 

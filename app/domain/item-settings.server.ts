@@ -1,5 +1,5 @@
 import { db } from "~/db.server";
-import { notFound } from "../lib/errors";
+import { notFound } from "~/lib/errors";
 import { applyViewerSettingsPatch, migrateViewerSettings, storedViewerSettings, type ViewerSettingsPatch } from "./viewer-settings";
 
 /**

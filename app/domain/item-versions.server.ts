@@ -8,7 +8,7 @@ import { itemVersionKey } from "~/storage/keys";
 import { readPlyHeader } from "~/formats/ply";
 import { validateSplatPly } from "~/formats/splat-ply";
 import { audited } from "./audit.server";
-import { AppError, invalidFile, notFound } from "../lib/errors";
+import { AppError, invalidFile, notFound } from "~/lib/errors";
 import { presentItemVersion, type ItemVersionDto } from "./item-version-presenter";
 import { needsDeliveryCopy } from "./splat-delivery.server";
 import { readAll, splatAsPly } from "./splat-convert.server";

@@ -3,7 +3,7 @@ import { getOwnedItem, getVisibleItem, ownerSelect, type ItemWithOwner } from ".
 import { storage } from "~/storage/index.server";
 import { itemPrefix, thumbnailKey } from "~/storage/keys";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { decodeItemCursor, encodeItemCursor } from "./pagination";
 import { releaseCreditsOfUnfinishedScans } from "./scans.server";
 import { storefrontProductsOf } from "./storefront-sync.server";

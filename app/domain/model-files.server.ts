@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Item } from "~/db.server";
 import { storage } from "~/storage/index.server";
-import { notFound } from "../lib/errors";
+import { notFound } from "~/lib/errors";
 import { getOwnedItem, getVisibleItem } from "./item-access.server";
 import { coarseObject, deliveredObject } from "./delivery-copy";
 import { safeFileStem } from "./downloads";

@@ -1,7 +1,7 @@
 import { db, type Item, type Prisma } from "~/db.server";
 import { storefrontsShowingItemChanged } from "~/jobs/storefront-sync-jobs.server";
 import { audited } from "./audit.server";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { presentItem } from "./item-presenter";
 import { notify } from "./notifications.server";
 

@@ -2,7 +2,7 @@ import { env } from "~/env.server";
 import { IMAGE_SIZE_HEAD_BYTES, readImageSize } from "~/lib/image-size";
 import { buildOembed, fitEmbedSize, parseModelUrl } from "~/lib/oembed";
 import { storage } from "~/storage/index.server";
-import { notFound } from "../lib/errors";
+import { notFound } from "~/lib/errors";
 import { presentItem } from "./item-presenter";
 import { getVisibleItem } from "./item-access.server";
 import { findSharedItemId } from "./share-links.server";

@@ -1,4 +1,4 @@
-import { AppError } from "../lib/errors";
+import { AppError } from "~/lib/errors";
 
 /**
  * Keyset cursors for item lists (issue 17 item 5): base64url JSON of the last row's sort value and id.

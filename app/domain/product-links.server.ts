@@ -2,7 +2,7 @@ import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { buildModelMetafield } from "~/lib/shopify-model-metafield";
 import { getUserQuotas } from "./credits.server";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { visibleTo } from "./item-access.server";
 import {
   findProductsByHandles,

@@ -1,7 +1,7 @@
 import { db } from "~/db.server";
 import { parseWorkerConfig } from "~/env.server";
 import { findMissingScanTools } from "~/tools/scan-tools.server";
-import { AppError } from "../lib/errors";
+import { AppError } from "~/lib/errors";
 
 /**
  * Whether this server can take scan requests (issue 17 item 1; docs/decisions/022-scan-availability.md).

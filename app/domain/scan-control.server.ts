@@ -2,7 +2,7 @@ import { db, type ScanJob } from "~/db.server";
 import { storage } from "~/storage/index.server";
 import { estimateSecondsLeft, STAGE_LABELS, type StageName } from "./scan-progress";
 import { settleReservation, withCreditLedger } from "./credits.server";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { getOwnedItem } from "./item-access.server";
 import { asTrainingStop } from "./training-stop";
 import { acceptScan, type ScanAccepted } from "./scans.server";

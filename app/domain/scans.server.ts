@@ -17,7 +17,7 @@ import { localStorageDriver, storage } from "~/storage/index.server";
 import { imageFolderKey } from "~/storage/keys";
 import { assertScansAvailable } from "./scan-availability.server";
 import { releaseCredits, reserveCredits, withCreditLedger, type Tx } from "./credits.server";
-import { AppError, invalidFile, invalidInput, notFound } from "../lib/errors";
+import { AppError, invalidFile, invalidInput, notFound } from "~/lib/errors";
 import { getOwnedItem } from "./item-access.server";
 import { probeVideo } from "./media-probe.server";
 

@@ -1,6 +1,6 @@
 import { db, Prisma, type Item } from "~/db.server";
 import type { DeclaredModelType } from "~/formats/model-format";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { deliveredObject } from "./delivery-copy";
 import { presentItem } from "./item-presenter";
 import { getVisibleItem, type ItemWithOwner } from "./item-access.server";

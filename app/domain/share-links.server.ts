@@ -3,7 +3,7 @@ import { db, type ShareLink } from "~/db.server";
 import { env } from "~/env.server";
 import { getUserQuotas, reserveCredits, settleReservation, withCreditLedger } from "./credits.server";
 import { PRIVATE_SHARING_MESSAGE } from "./embeds.server";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { getOwnedItem, visibleTo } from "./item-access.server";
 
 /**

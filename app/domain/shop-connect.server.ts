@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { logger } from "~/lib/logger.server";
-import { AppError } from "../lib/errors";
+import { AppError } from "~/lib/errors";
 
 /**
  * Linking a Shopify store to a Scanroom account. Sign-in cannot run inside the admin iframe, so the embedded

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MODEL_METAFIELD, type ModelMetafieldValue } from "~/lib/shopify-model-metafield";
-import { AppError } from "../lib/errors";
+import { AppError } from "~/lib/errors";
 
 /**
  * The few Admin GraphQL operations the app uses (products read, app-owned metafield write). Callers pass

@@ -1,7 +1,7 @@
 import { db, type PlanType, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { logger } from "~/lib/logger.server";
-import { addMonths } from "./credits.server";
+import { addMonths } from "./calendar-months";
 import { ensureSubscription } from "./plans.server";
 
 /**

@@ -8,7 +8,7 @@ import type { ModelFormat } from "~/formats/model-format";
 import { runTool, ToolError } from "~/tools/run-tool.server";
 import { validateSplatPly } from "~/formats/splat-ply";
 import { deliveryInputName, splatTransformCli } from "./splat-delivery.server";
-import { AppError } from "../lib/errors";
+import { AppError } from "~/lib/errors";
 
 /**
  * A stored splat of any of our formats as a standard 3DGS binary .ply (what the clean-up editor

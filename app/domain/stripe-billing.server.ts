@@ -10,7 +10,8 @@ import {
   type StripeCheckoutSession,
   type StripeSubscriptionState,
 } from "~/lib/stripe-objects";
-import { addMonths, addTopupCredits } from "./credits.server";
+import { addMonths } from "./calendar-months";
+import { addTopupCredits } from "./credits.server";
 import { lockUser, setSubscriptionState, type SubscriptionState } from "./plan-changes.server";
 import { ensureSubscription, LIVE_SUBSCRIPTION_STATUSES } from "./plans.server";
 import { stripeClient, verifyStripeEvent } from "./stripe.server";

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { env } from "~/env.server";
-import { AppError } from "../lib/errors";
+import { AppError } from "~/lib/errors";
 
 /**
  * The Stripe client (docs/decisions/009). Configured by STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET;

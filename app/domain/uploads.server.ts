@@ -20,7 +20,7 @@ import type { Item } from "~/db.server";
 import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
 import { enqueueItemThumbnail } from "~/jobs/thumbnail-jobs.server";
 import { logger } from "~/lib/logger.server";
-import { AppError, invalidFile, invalidInput } from "../lib/errors";
+import { AppError, invalidFile, invalidInput } from "~/lib/errors";
 import { getOwnedItem } from "./item-access.server";
 import { needsDeliveryCopy } from "./splat-delivery.server";
 

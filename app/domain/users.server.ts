@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DecodedIdToken } from "firebase-admin/auth";
 import { db, type User } from "~/db.server";
-import { AppError, notFound } from "../lib/errors";
+import { AppError, notFound } from "~/lib/errors";
 import { ensureSubscription } from "./plans.server";
 import { initialDisplayName } from "./public-name";
 

@@ -2,7 +2,7 @@ import { env } from "~/env.server";
 import { embedUrl, shareUrl } from "~/lib/embed-code";
 import { listAnnotations, type AnnotationDto } from "./annotations.server";
 import { resolveRegisteredEmbed, watermarkShown } from "./embeds.server";
-import { isAppError } from "../lib/errors";
+import { isAppError } from "~/lib/errors";
 import { hasSomethingToView } from "./item-presenter";
 import { getVisibleItem, type ItemWithOwner } from "./item-access.server";
 import { getPlanInForce } from "./plans.server";

@@ -26,13 +26,14 @@ interface Account {
 }
 
 async function domain() {
-  const [{ db }, credits, periods, schedule] = await Promise.all([
+  const [{ db }, credits, months, periods, schedule] = await Promise.all([
     import("~/db.server"),
     import("~/domain/credits.server"),
+    import("~/domain/calendar-months"),
     import("~/domain/billing-periods.server"),
     import("~/jobs/billing-schedule.server"),
   ]);
-  return { db: db(), credits, periods, schedule };
+  return { db: db(), credits, months, periods, schedule };
 }
 
 async function signUp(name: string): Promise<Account> {
@@ -104,9 +105,9 @@ async function uploadPublicModel(account: Account, name: string) {
 
 /** Moves an account's current period one month into the past, entries and keys included, as time would. */
 async function movePeriodBack(userId: string) {
-  const { db, credits } = await domain();
+  const { db, months } = await domain();
   const sub = await db.subscription.findUniqueOrThrow({ where: { userId } });
-  const oldStart = credits.addMonths(sub.currentPeriodStart, -1);
+  const oldStart = months.addMonths(sub.currentPeriodStart, -1);
   const entries = await db.ledgerEntry.findMany({ where: { userId, bucket: "period", periodStart: sub.currentPeriodStart } });
   for (const entry of entries) {
     await db.ledgerEntry.update({
@@ -116,7 +117,7 @@ async function movePeriodBack(userId: string) {
   }
   await db.subscription.update({ where: { userId }, data: { currentPeriodStart: oldStart, currentPeriodEnd: sub.currentPeriodStart } });
   // The period a renewal moves to: a month on from the old start (calendar months, clamped).
-  return { oldStart, next: credits.periodContaining(oldStart, new Date()) };
+  return { oldStart, next: months.periodContaining(oldStart, new Date()) };
 }
 
 beforeAll(async () => {
