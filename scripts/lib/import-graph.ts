@@ -132,7 +132,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const circles = importCircles(graph);
   const upward = upwardImports(graph);
   const imports = [...graph.values()].reduce((sum, edges) => sum + edges.size, 0);
-  console.log(`${graph.size} modules, ${imports} runtime imports, ${circles.length} import circles, ${upward.length} imports up the layers`);
-  for (const circle of circles) console.log(`  circle: ${circle.join(", ")}`);
-  for (const arrow of upward) console.log(`  up: ${arrow}`);
+  const lines = [
+    `${graph.size} modules, ${imports} runtime imports, ${circles.length} import circles, ${upward.length} imports up the layers`,
+    ...circles.map((circle) => `  circle: ${circle.join(", ")}`),
+    ...upward.map((arrow) => `  up: ${arrow}`),
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
 }
