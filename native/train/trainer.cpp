@@ -302,14 +302,22 @@ TrainerResult trainSplat(const TrainerOptions& o) {
     }
   }
 
+  // No gaussian a camera looked through: training never drew what lies nearer than a camera's near plane, so a
+  // floater there (a stray fused point beside a camera) was never corrected, and viewers would see it.
+  std::vector<Camera> cameras;
+  for (const auto* views : {&train, &held})
+    for (const View& v : *views) cameras.push_back(v.full);
+  const std::vector<char> clear = clearOfNearPlanes(state.params, cameras);
+  const size_t nearRemoved = size_t(std::count(clear.begin(), clear.end(), 0));
+  if (nearRemoved) keepOnly(state.params, nullptr, clear);
   // The published splat keeps the region of interest, and the sky splats beyond it.
   RegionOfInterest roi;
-  size_t cropped = 0;
+  size_t cropped = nearRemoved;
   if (!o.roiPath.empty() && readRoi(o.roiPath, roi)) {
     std::vector<char> keep = insideRoi(state.params, roi);
     if (o.skySplats > 0)
       for (size_t i = 0; i < keep.size(); i++) keep[i] = keep[i] || sky.contains(&state.params.mean[3 * i]);
-    cropped = size_t(std::count(keep.begin(), keep.end(), 0));
+    cropped += size_t(std::count(keep.begin(), keep.end(), 0));
     keepOnly(state.params, nullptr, keep);
   }
   // The training's own log, of the cropped splat: validation views and a few training views, rendered at the

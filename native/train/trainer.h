@@ -45,7 +45,7 @@ struct TrainerResult {
   Gaussians splats;             // cropped to the region of interest, sky splats kept
   int iterations = 0, resumedFrom = 0, opacityResets = 0;
   double seconds = 0;           // training time, a resumed run's earlier time included
-  size_t cropped = 0;           // gaussians the region of interest removed
+  size_t cropped = 0;           // gaussians removed: nearer than a camera's near plane in its picture, or outside the region of interest
   std::string stopped;          // "plateau", "budget" or "iterations"
   double trainPsnr = 0;         // of the last scored training iteration, at training resolution
   double validationPsnr = -1;   // mean over the validation views at the dataset's size; -1 when none was scored

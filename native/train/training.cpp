@@ -107,6 +107,25 @@ float nearPlaneFromDepths(std::vector<float> depths, float fallback) {
   return 0.5f * percentile(std::move(depths), 0.02);
 }
 
+std::vector<char> clearOfNearPlanes(const Gaussians& g, const std::vector<Camera>& cameras) {
+  std::vector<char> keep(g.size(), 1);
+#pragma omp parallel for schedule(static)
+  for (long li = 0; li < long(g.size()); li++) {
+    const float* m = &g.mean[3 * size_t(li)];
+    for (const Camera& cam : cameras) {
+      float pc[3];
+      for (int r = 0; r < 3; r++) pc[r] = cam.R[r * 3] * m[0] + cam.R[r * 3 + 1] * m[1] + cam.R[r * 3 + 2] * m[2] + cam.t[r];
+      if (!(pc[2] > 0.f && pc[2] < cam.near)) continue;
+      const float u = cam.fx * pc[0] / pc[2] + cam.cx, v = cam.fy * pc[1] / pc[2] + cam.cy;
+      if (u >= 0.f && u < float(cam.width) && v >= 0.f && v < float(cam.height)) {
+        keep[size_t(li)] = 0;
+        break;
+      }
+    }
+  }
+  return keep;
+}
+
 void appendAll(Gaussians& to, const Gaussians& from) {
   for (size_t i = 0; i < from.size(); i++) append(to, from, i);
 }

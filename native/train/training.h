@@ -89,6 +89,11 @@ float percentile(std::vector<float> values, double fraction);
 // depth of those in front of it; `fallback` when it observed fewer than 10.
 float nearPlaneFromDepths(std::vector<float> depths, float fallback);
 
+// keep[i] is 0 for a gaussian whose centre some camera sees in its picture nearer than its near plane: that camera
+// looked through it at the scene behind (its near plane comes from what it measured), and training never drew it
+// there, so it was never corrected; a viewer, whose near plane is far closer, would show it over that view.
+std::vector<char> clearOfNearPlanes(const Gaussians& g, const std::vector<Camera>& cameras);
+
 // Appends every gaussian of `from` to `to` (their SH degree must agree or `from` be degree 0).
 void appendAll(Gaussians& to, const Gaussians& from);
 

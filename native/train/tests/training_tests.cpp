@@ -456,3 +456,26 @@ TEST(Trainer, OptionsCheckNamesTheOptionOutOfRange) {
   EXPECT_FLOAT_EQ(rgb[0], 30.f / 255.f);
   EXPECT_THROW(parseHexColor("1e1f2", rgb), std::invalid_argument);
 }
+
+// A camera at the origin looking down +z, its near plane at 1: what it sees nearer than that goes, nothing else.
+TEST(Training, GaussiansACameraLookedThroughAreRemoved) {
+  Camera cam{};
+  cam.R[0] = cam.R[4] = cam.R[8] = 1.f;
+  cam.fx = cam.fy = 100.f, cam.cx = 50.f, cam.cy = 40.f, cam.width = 100, cam.height = 80;
+  cam.near = 1.f;
+  Gaussians g;
+  g.resize(5);
+  const float centres[5][3] = {
+      {0.f, 0.f, 0.5f},   // in the picture, nearer than the near plane: a floater the camera looked through
+      {2.f, 0.f, 0.5f},   // as near, but outside the picture (u = 450): the camera never looked there
+      {0.f, 0.f, 2.f},    // beyond the near plane: trained in this view
+      {0.f, 0.f, -0.5f},  // behind the camera
+      {0.1f, 0.1f, 0.99f},
+  };
+  for (int i = 0; i < 5; i++)
+    for (int k = 0; k < 3; k++) g.mean[3 * i + k] = centres[i][k];
+  EXPECT_EQ(clearOfNearPlanes(g, {cam}), (std::vector<char>{0, 1, 1, 1, 0}));
+  Camera far = cam;
+  far.near = 0.4f;  // a camera whose near plane is nearer keeps them all
+  EXPECT_EQ(clearOfNearPlanes(g, {far}), (std::vector<char>{1, 1, 1, 1, 1}));
+}
