@@ -4,8 +4,9 @@ import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
 import { Checkpoints } from "./checkpoints.server";
 import type { WorkerConfig } from "~/env.server";
-import { claimJob, heartbeat, releaseLease, updateUnderLease, type ClaimedJob, type Lease } from "./lease.server";
-import { failScan, finishCancelledScan, LeaseLostError, publishScan, stageMetrics } from "./outcome.server";
+import { claimJob, heartbeat, recordScanProgress, releaseLease, type ClaimedJob, type Lease } from "~/domain/scan-lease.server";
+import { LeaseLostError } from "~/domain/scan-outcomes.server";
+import { failScan, finishCancelledScan, publishScan, stageMetrics } from "./outcome.server";
 import { jobDir, runStages, type PipelineReporter } from "./pipeline.server";
 import { ToolError } from "~/tools/run-tool.server";
 import { overallProgress, progressDetail, type StageName } from "~/domain/scan-progress";
@@ -33,12 +34,7 @@ function createReporter(lease: Lease, job: ClaimedJob, startedAt: number, onLost
     const detail = progressDetail(stage, overall, Date.now() - startedAt);
     chain = chain
       .then(async () => {
-        const held = await db().$transaction(async (tx) => {
-          if (!(await updateUnderLease(lease, { stage, progress: overall }, tx))) return false;
-          await tx.item.update({ where: { id: job.itemId }, data: { status: "processing", statusDetail: detail, progress: overall } });
-          return true;
-        });
-        if (!held) onLost();
+        if (!(await recordScanProgress(lease, job.itemId, { stage, overall, detail }))) onLost();
       })
       .catch((error) => logger.warn("scan progress was not saved", { error, jobId: job.id }));
   };

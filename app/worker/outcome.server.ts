@@ -1,16 +1,12 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
-import { db, type Prisma } from "~/db.server";
-import { consumeCredits, releaseCredits, settleReservation, withCreditLedger, type Tx } from "~/domain/credits.server";
-import { isAutomaticThumbnailKey } from "~/domain/item-thumbnails.server";
-import { notify } from "~/domain/notifications.server";
+import { db } from "~/db.server";
+import { findAbandonedCancellations, LeaseLostError, recordScanCancelled, recordScanFailed, recordScanPublished } from "~/domain/scan-outcomes.server";
 import { enqueueItemThumbnail } from "~/jobs/thumbnail-jobs.server";
-import { migrateViewerSettings, storedViewerSettings } from "~/domain/viewer-settings";
 import { storage } from "~/storage/index.server";
 import { COARSE_KEY_SUFFIX } from "~/domain/splat-delivery.server";
 import { deliveryCopyKey } from "~/storage/keys";
 import { scanWorkPrefix, type Checkpoints } from "./checkpoints.server";
-import type { ClaimedJob, Lease } from "./lease.server";
-import { leaseWhere } from "./lease.server";
+import type { ClaimedJob, Lease } from "~/domain/scan-lease.server";
 import type { PipelineOutcome, StageTiming } from "./pipeline.server";
 import type { StageName } from "~/domain/scan-progress";
 import type { MappingResult, MatchingResult } from "./stages/colmap.server";
@@ -22,36 +18,13 @@ import type { EvaluationResult } from "./stages/evaluation.server";
 import type { SplatResult } from "./stages/splat.server";
 
 /**
- * How a scan ends: published (item ready, credit consumed), failed (item failed with advice, credit
- * released) or cancelled (credit released). The status change, fenced by the lease, and the ledger
- * entry that settles the reserved credit commit in one transaction holding the user's ledger lock:
- * either both happen or neither. `settleUnsettledScans` settles scans that ended without a worker
- * (a queued scan cancelled by its owner).
+ * A scan's end as the worker sees it: the finished pipeline's files stored and its figures gathered, then
+ * reported to the domain (domain/scan-outcomes.server.ts: the rows, the credit, the owner's notification),
+ * then the working files removed. Failing and cancelling report the same way.
  */
-export class LeaseLostError extends Error {
-  constructor() {
-    super("the scan's lease was lost (cancelled, or taken over by another worker)");
-    this.name = "LeaseLostError";
-  }
-}
 
 /** The fused dense points before cropping (the dense stage's output). */
 const UNCROPPED_POINTS = "dense/fused.ply";
-
-const reference = (job: Pick<ClaimedJob, "id" | "reservationRef">) => job.reservationRef ?? `scan:${job.id}`;
-
-/**
- * Runs the fenced status change `change` and settles the scan's credit in the same transaction.
- * A job without a reservation (made before the ledger existed) only changes status.
- */
-async function endScanSettlingCredit(job: ClaimedJob, settlement: { kind: "consumption" | "release"; reason: string }, change: (tx: Tx) => Promise<void>) {
-  const ref = reference(job);
-  await withCreditLedger(job.userId, async (ctx) => {
-    await change(ctx.tx);
-    const reserved = await ctx.tx.ledgerEntry.count({ where: { userId: job.userId, reference: ref, kind: "reservation" } });
-    if (reserved > 0) await settleReservation(ctx, { reference: ref, kind: settlement.kind, reason: settlement.reason.slice(0, 500) });
-  });
-}
 
 export interface ScanMetrics {
   registeredRatio: number;
@@ -153,62 +126,35 @@ export async function publishScan(input: {
     outputs: { ply: plyKey, glb: glbKey, delivery: deliveryKey, deliveryCoarse: coarseKey, sparse: `${base}sparse/`, uncroppedPoints: uncroppedKey },
     totalSeconds: Math.round((Date.now() - input.startedAt) / 100) / 10,
   };
-  const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true, thumbnailKey: true, settings: true, settingsVersion: true } });
-  // The scan opens from a capture camera unless its owner already chose an opening view.
-  const settings = migrateViewerSettings(item.settings, item.settingsVersion);
-  const opening = exported.openingView;
-  const openingSettings =
-    settings.camera === null && opening
-      ? storedViewerSettings({ ...settings, camera: { position: opening.position, target: opening.target, fov: opening.fov } })
-      : null;
-  await endScanSettlingCredit(job, { kind: "consumption", reason: `Scan of item ${job.itemId} finished` }, async (tx) => {
-    const { count } = await tx.scanJob.updateMany({
-      where: leaseWhere(lease),
-      data: { status: "succeeded", stage: "publish", progress: 1, metrics: metrics as unknown as Prisma.InputJsonValue, finishedAt: new Date(), error: null, advice: null },
-    });
-    if (count !== 1) throw new LeaseLostError();
-    await tx.item.update({
-      where: { id: job.itemId },
-      data: {
-        status: "ready",
-        statusDetail: null,
-        progress: 1,
-        fileKey: plyKey,
-        fileSize: BigInt(exported.ply.bytes),
-        fileFormat: "ply",
-        ...(exported.delivery && deliveryKey
-          ? { deliveryKey, deliverySize: BigInt(exported.delivery.bytes), deliveryFormat: exported.delivery.format, deliverySourceKey: plyKey }
-          : { deliveryKey: null, deliverySize: null, deliveryFormat: null, deliverySourceKey: null }),
-        deliveryCoarseKey: coarseKey,
-        deliveryCoarseSize: coarseKey && coarse ? BigInt(coarse.bytes) : null,
-        meshKey: glbKey,
-        meshSize: glbKey && exported.glb ? BigInt(exported.glb.bytes) : null,
-        meshLiteKey: glbLiteKey,
-        meshLiteSize: liteSize !== null ? BigInt(liteSize) : null,
-        ...(openingSettings ? { settings: openingSettings.settings as Prisma.InputJsonValue, settingsVersion: openingSettings.settingsVersion } : {}),
-        isPreview: !splat.trained,
-        // An owner's own thumbnail is kept; an automatic one is replaced (item-thumbnails.server.ts).
-        ...(item.thumbnailKey && !isAutomaticThumbnailKey(item.thumbnailKey) ? {} : { thumbnailKey: thumbnail }),
-      },
-    });
+  await recordScanPublished({
+    lease,
+    job,
+    metrics,
+    published: {
+      ply: { key: plyKey, bytes: exported.ply.bytes },
+      delivery:
+        exported.delivery && deliveryKey
+          ? {
+              key: deliveryKey,
+              bytes: exported.delivery.bytes,
+              format: exported.delivery.format,
+              coarse: coarseKey && coarse ? { key: coarseKey, bytes: coarse.bytes } : null,
+            }
+          : null,
+      mesh: glbKey && exported.glb ? { key: glbKey, bytes: exported.glb.bytes } : null,
+      meshLite: glbLiteKey && liteSize !== null ? { key: glbLiteKey, bytes: liteSize } : null,
+      thumbnailKey: thumbnail,
+      openingView: exported.openingView ?? null,
+      trained: splat.trained,
+    },
   });
   // The capture photo stays the thumbnail until the rendered one replaces it (and if rendering fails).
   await enqueueItemThumbnail(await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { id: true, modelType: true, fileKey: true, fileFormat: true, meshKey: true } }));
-  await notify({
-    userId: job.userId,
-    kind: "scan_finished",
-    title: "Your scan is ready",
-    body: splat.trained
-      ? `"${item.name}" is ready to view.`
-      : `"${item.name}" is ready to view; its splat was not trained, it is built directly from the scan's points.`,
-    link: `/item/${job.itemId}`,
-    dedupeKey: `scan:${job.id}:finished`,
-  });
   await cp.clear();
   return metrics;
 }
 
-/** Ends a scan as failed: item failed with the reason and advice, credit released, owner notified. */
+/** Ends a scan as failed (domain: item failed with advice, credit released, owner told) and removes its working files. */
 export async function failScan(input: {
   lease: Lease;
   job: ClaimedJob;
@@ -217,70 +163,14 @@ export async function failScan(input: {
   metrics?: ScanMetrics;
   checkpoints?: Checkpoints;
 }): Promise<void> {
-  const { lease, job } = input;
-  const item = await db().item.findUniqueOrThrow({ where: { id: job.itemId }, select: { name: true } });
-  const detail = input.advice ? `${input.error} ${input.advice}` : input.error;
-  await endScanSettlingCredit(job, { kind: "release", reason: `Scan of item ${job.itemId} failed: ${input.error}` }, async (tx) => {
-    const { count } = await tx.scanJob.updateMany({
-      where: leaseWhere(lease),
-      data: {
-        status: "failed",
-        error: input.error,
-        advice: input.advice,
-        finishedAt: new Date(),
-        ...(input.metrics ? { metrics: input.metrics as unknown as Prisma.InputJsonValue } : {}),
-      },
-    });
-    if (count !== 1) throw new LeaseLostError();
-    await tx.item.update({ where: { id: job.itemId }, data: { status: "failed", statusDetail: detail.slice(0, 1000), progress: null } });
-  });
-  await notify({
-    userId: job.userId,
-    kind: "scan_failed",
-    title: "Your scan could not be finished",
-    body: `"${item.name}": ${detail}`,
-    link: `/item/${job.itemId}`,
-    dedupeKey: `scan:${job.id}:failed`,
-  });
+  await recordScanFailed({ lease: input.lease, job: input.job, error: input.error, advice: input.advice, metrics: input.metrics });
   await input.checkpoints?.clear();
 }
 
-/** The owner cancelled a running scan: its tools are stopped; the credit goes back and the work is removed. */
+/** The owner cancelled a running scan and its tools are stopped: the cancellation is recorded and the work removed. */
 export async function finishCancelledScan(input: { lease: Lease; job: ClaimedJob; checkpoints?: Checkpoints }): Promise<void> {
-  const { lease, job } = input;
-  await endScanSettlingCredit(job, { kind: "release", reason: `Scan of item ${job.itemId} cancelled` }, async (tx) => {
-    const { count } = await tx.scanJob.updateMany({
-      where: { id: lease.jobId, attempts: lease.token, status: "cancelled" },
-      data: { finishedAt: new Date(), error: "Cancelled by the owner." },
-    });
-    if (count !== 1) throw new LeaseLostError();
-    await tx.item.updateMany({
-      where: { id: job.itemId, status: { in: ["queued", "processing"] } },
-      data: { status: "failed", statusDetail: "Scan cancelled.", progress: null },
-    });
-  });
+  await recordScanCancelled({ lease: input.lease, job: input.job });
   await input.checkpoints?.clear();
-}
-
-/**
- * Finished scans whose reservation was never settled (the worker died between the status change
- * and the ledger call, or a queued scan was cancelled): consumed when the scan succeeded, released
- * otherwise. Safe to run any number of times, on any worker.
- */
-export async function settleUnsettledScans(limit = 20): Promise<number> {
-  const rows = await db().$queryRaw<Array<{ id: string; userId: string; itemId: string; status: string; ref: string }>>`
-    SELECT j.id, j."userId", j."itemId", j.status::text AS status, j."reservationRef" AS ref
-      FROM "ScanJob" j
-     WHERE j.status IN ('succeeded', 'failed', 'cancelled')
-       AND j."reservationRef" IS NOT NULL
-       AND EXISTS (SELECT 1 FROM "LedgerEntry" r WHERE r.reference = j."reservationRef" AND r.kind = 'reservation')
-       AND NOT EXISTS (SELECT 1 FROM "LedgerEntry" s WHERE s.reference = j."reservationRef" AND s.kind IN ('consumption', 'release'))
-     LIMIT ${limit}`;
-  for (const row of rows) {
-    if (row.status === "succeeded") await consumeCredits({ userId: row.userId, reference: row.ref, reason: `Scan of item ${row.itemId} finished` });
-    else await releaseCredits({ userId: row.userId, reference: row.ref, reason: `Scan of item ${row.itemId} ${row.status}` });
-  }
-  return rows.length;
 }
 
 /**
@@ -289,19 +179,14 @@ export async function settleUnsettledScans(limit = 20): Promise<number> {
  * in the same transaction, the stored working files removed. Safe on any worker, any number of times.
  */
 export async function finishAbandonedCancellations(input: { staleSeconds: number; limit?: number }): Promise<number> {
-  const rows = await db().$queryRaw<Array<{ id: string; userId: string; itemId: string; attempts: number; reservationRef: string | null }>>`
-    SELECT id, "userId", "itemId", attempts, "reservationRef" FROM "ScanJob"
-     WHERE status = 'cancelled' AND "finishedAt" IS NULL
-       AND "updatedAt" < (now() AT TIME ZONE 'UTC') - ${input.staleSeconds}::float8 * interval '1 second'
-     LIMIT ${input.limit ?? 20}`;
-  for (const row of rows) {
-    const job = { ...row, reservationRef: row.reservationRef } as ClaimedJob;
+  const abandoned = await findAbandonedCancellations(input);
+  for (const { lease, job } of abandoned) {
     try {
-      await finishCancelledScan({ lease: { jobId: row.id, token: row.attempts }, job });
-      await storage().deletePrefix(scanWorkPrefix(row.itemId));
+      await recordScanCancelled({ lease, job });
+      await storage().deletePrefix(scanWorkPrefix(job.itemId));
     } catch (error) {
       if (!(error instanceof LeaseLostError)) throw error;
     }
   }
-  return rows.length;
+  return abandoned.length;
 }

@@ -3,8 +3,9 @@ import { queue, SCAN_QUEUE, scanJobPayloadSchema, startPgBoss } from "~/jobs/que
 import { logger } from "~/lib/logger.server";
 import { workerConfig, type WorkerConfig } from "~/env.server";
 import { processScanJob, type JobRunResult } from "./job.server";
-import { findAbandonedJobs } from "./lease.server";
-import { finishAbandonedCancellations, settleUnsettledScans } from "./outcome.server";
+import { findAbandonedJobs } from "~/domain/scan-lease.server";
+import { settleUnsettledScans } from "~/domain/scan-outcomes.server";
+import { finishAbandonedCancellations } from "./outcome.server";
 
 /**
  * A scan worker: a pg-boss consumer of the "scan" queue (any number of them, on any machine that

@@ -194,7 +194,7 @@ describe("the credit ledger", () => {
     const { db, credits } = await domain();
     await credits.withCreditLedger(eve.userId, (ctx) => credits.reserveCredits(ctx, { creditType: "scan", amount: 1, reference: "scan:eve-1", reason: "Video scan" }));
     expect(await quotas(eve)).toMatchObject({ scan_credit: 2, total_scan_credit: 2 });
-    // What the scan worker does when a scan fails (app/worker/outcome.server.ts).
+    // What a failed scan's end does with its credit (app/domain/scan-outcomes.server.ts).
     expect(await credits.releaseCredits({ userId: eve.userId, reference: "scan:eve-1", reason: "Scan failed: too few images registered" })).toBe(true);
     expect(await credits.releaseCredits({ userId: eve.userId, reference: "scan:eve-1", reason: "Scan failed: too few images registered" })).toBe(false);
     expect(await quotas(eve)).toMatchObject({ scan_credit: 3, total_scan_credit: 3 });

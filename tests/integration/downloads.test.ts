@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 /**
- * A finished photo-set scan as the worker publishes it (app/worker/outcome.server.ts): its splat .ply,
+ * A finished photo-set scan as the worker publishes it (app/worker/outcome.server.ts, reported through app/domain/scan-outcomes.server.ts): its splat .ply,
  * the .sog delivery copy made from it, the textured mesh and its light level, and the two input photos.
  */
 async function seedFinishedScan(name: string): Promise<{ itemId: string; stored: Record<string, Buffer> }> {

@@ -535,3 +535,57 @@ describe("POST /v1/upload/image/{id}/files (links for many photos at once)", () 
     expect(await uploadRows(itemId)).toBe(300);
   });
 });
+
+describe("a scan's end as its worker reports it (app/domain/scan-outcomes.server.ts)", () => {
+  it("is fenced by the lease: a stale worker changes nothing; the holder's progress and publication reach the owner, one credit consumed", async () => {
+    const dora = await createIdentity({ name: "Dora" });
+    const credits = async () => (await api("GET", "/user/quotas", { token: dora.idToken })).json.data.total_scan_credit;
+    const { itemId, path } = await uploadImages(dora, media.images.slice(0, 20));
+    const requested = await scanImages(dora, itemId, path);
+    expect(requested.status).toBe(200);
+    const scanJobId: string = requested.json.data.scan_job_id;
+    const { claimJob, recordScanProgress } = await import("~/domain/scan-lease.server");
+    const { LeaseLostError, recordScanPublished } = await import("~/domain/scan-outcomes.server");
+    const job = (await claimJob(scanJobId, 60))!;
+    expect(job).toMatchObject({ id: scanJobId, itemId, attempts: 1 });
+    const lease = { jobId: scanJobId, token: job.attempts };
+    const stale = { jobId: scanJobId, token: job.attempts - 1 };
+
+    // Progress: the holder's reaches the owner's item; a stale lease's is refused and writes nothing.
+    expect(await recordScanProgress(lease, itemId, { stage: "features", overall: 0.1, detail: "Finding features — 10%" })).toBe(true);
+    expect(await recordScanProgress(stale, itemId, { stage: "dense", overall: 0.5, detail: "Dense stereo — 50%" })).toBe(false);
+    const running = await api("GET", `/item/${itemId}`, { token: dora.idToken });
+    expect(running.json.data).toMatchObject({ status: "processing", status_detail: "Finding features — 10%" });
+
+    const published = {
+      ply: { key: `items/${itemId}/scan/model-0123456789abcdef.ply`, bytes: 1234 },
+      delivery: { key: `items/${itemId}/delivery/model.sog`, bytes: 321, format: "sog", coarse: null },
+      mesh: { key: `items/${itemId}/scan/mesh-0123456789abcdef.glb`, bytes: 555 },
+      meshLite: null,
+      thumbnailKey: `items/${itemId}/thumbnail/scan-0123456789abcdef`,
+      openingView: { position: [0, 0.5, 3] as [number, number, number], target: [0, 0, 0] as [number, number, number], fov: 50 },
+      trained: true,
+    };
+    const metrics = { psnr: 25.5, splats: 1000 };
+    await expect(recordScanPublished({ lease: stale, job, published, metrics })).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await api("GET", `/item/${itemId}`, { token: dora.idToken })).json.data.status).toBe("processing");
+    expect(await credits()).toBe(2);
+
+    await recordScanPublished({ lease, job, published, metrics });
+    const item = await api("GET", `/item/${itemId}`, { token: dora.idToken });
+    expect(item.json.data).toMatchObject({ status: "ready", is_preview: false, file_format: "ply", mesh_url: `/v1/item/${itemId}/file?variant=mesh` });
+    expect(item.json.data.settings.camera).toMatchObject({ position: [0, 0.5, 3], target: [0, 0, 0], fov: 50 });
+    const status = await api("GET", `/scan/${itemId}`, { token: dora.idToken });
+    expect(status.json.data).toMatchObject({ status: "succeeded", progress: 1, metrics: { psnr: 25.5, splats: 1000 } });
+    const bell = await api("GET", "/notifications", { token: dora.idToken });
+    expect(bell.json.data.notifications).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "scan_finished", link: `/item/${itemId}` })]));
+    // Published once: the lease ended with the scan, so a second report is refused and spends nothing.
+    await expect(recordScanPublished({ lease, job, published, metrics })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await credits()).toBe(2);
+    const entries = await (await database()).ledgerEntry.findMany({ where: { reference: job.reservationRef! }, orderBy: { createdAt: "asc" } });
+    expect(entries.map((e) => [e.kind, e.amount])).toEqual([
+      ["reservation", -1],
+      ["consumption", 0],
+    ]);
+  });
+});

@@ -59,6 +59,18 @@ export async function updateUnderLease(lease: Lease, data: Prisma.ScanJobUpdateM
   return count === 1;
 }
 
+/**
+ * A running stage's progress, under the lease: the job's stage and overall fraction, and the item's status
+ * line (what the owner sees while the scan runs). False, writing nothing, when the lease is gone.
+ */
+export async function recordScanProgress(lease: Lease, itemId: string, progress: { stage: string; overall: number; detail: string }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    if (!(await updateUnderLease(lease, { stage: progress.stage, progress: progress.overall }, tx))) return false;
+    await tx.item.update({ where: { id: itemId }, data: { status: "processing", statusDetail: progress.detail, progress: progress.overall } });
+    return true;
+  });
+}
+
 /** Hands the job back to the queue (a worker shutting down, or a retry after an unexpected error). */
 export async function releaseLease(lease: Lease, error?: string): Promise<boolean> {
   return updateUnderLease(lease, { status: "queued", ...(error ? { error } : {}) });
