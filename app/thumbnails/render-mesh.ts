@@ -2,7 +2,7 @@
  * Software rasteriser for meshes (thumbnails): triangles clipped at the near plane, a z-buffer on 1/w,
  * perspective-correct attributes, bilinear base-colour textures, vertex colours and the base colour
  * factor, lit like the viewer's meshes — an even ambient term standing in for its room environment
- * plus a key light that moves with the camera (create-viewer.ts ensureMeshLighting) — then the
+ * plus a key light that moves with the camera (viewer-core.ts ensureMeshLighting) — then the
  * viewer's Neutral tone mapping and sRGB output. Opaque and masked triangles first; blended ones after,
  * over them, in sRGB (three blends in the canvas after its output conversion).
  */

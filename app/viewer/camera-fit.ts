@@ -85,7 +85,7 @@ export interface OpeningCamera {
 }
 
 /**
- * The camera a model opens with, as the viewer sets it up (create-viewer.ts frameModel: frameCamera,
+ * The camera a model opens with, as the viewer sets it up (model-loading.ts frameModel: frameCamera,
  * then applyCameraView): the fit for its bounds from its kind's default direction, or the saved
  * opening view (its own field of view) with the distance to the target kept inside the fit's zoom
  * limits, as OrbitControls.update() keeps it. For places without a live viewer (server thumbnails).

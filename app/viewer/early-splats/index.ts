@@ -19,7 +19,7 @@ import { parseSogMeta } from "../../formats/sog";
 import { decodeSogSplats, type RgbaImage } from "./sog-splats";
 import { drawSplats, imageBytes } from "./splat-draw";
 
-/** The device pixel ratio the viewer renders at, at most (create-viewer's default maxPixelRatio). */
+/** The device pixel ratio the viewer renders at, at most (the default maxPixelRatio: viewer-core.ts). */
 const MAX_PIXEL_RATIO = 2;
 
 async function entryBytes(zip: Uint8Array<ArrayBuffer>, name: string): Promise<Uint8Array<ArrayBuffer>> {

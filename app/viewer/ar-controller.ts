@@ -1,0 +1,100 @@
+/**
+ * "View in your space" for the viewer: which object AR places (the mesh on show, else the AR model set by
+ * setArModel), which routes this browser offers, and opening it (WebXR, else AR Quick Look). The AR code
+ * itself (ar.ts) loads only when asked for.
+ */
+import type { Object3D } from "three";
+import { detectFileFormat } from "../formats/model-format";
+import type { ArSupport } from "./ar";
+import { EMPTY_OR_CORRUPTED, LoadCancelledError } from "./errors";
+import type { LoadedModel } from "./loaded-model";
+import type { ViewerContext } from "./viewer-context";
+
+export interface ArController {
+  setArModel(load: (() => Promise<ArrayBuffer>) | null): void;
+  /** What AR shows: the mesh on show, else the AR model (null when there is neither). */
+  arObject(): Promise<Object3D | null>;
+  arSupport(): Promise<ArSupport>;
+  viewInAr(): Promise<void>;
+  /** Frees the AR model (dispose()). */
+  dispose(): void;
+}
+
+export function createArController(ctx: ViewerContext): ArController {
+  // A glTF model placed in AR instead of the model on show (a scan's light textured mesh beside its splat):
+  // downloaded and decoded on the first "View in your space", kept for the next, freed with the viewer.
+  let arModelSource: (() => Promise<ArrayBuffer>) | null = null;
+  let arModelLoad: Promise<LoadedModel> | null = null;
+
+  function setArModel(load: (() => Promise<ArrayBuffer>) | null): void {
+    arModelSource = load;
+    const previous = arModelLoad;
+    arModelLoad = null;
+    previous?.then((loaded) => loaded.dispose(), () => undefined);
+  }
+
+  async function arObject(): Promise<Object3D | null> {
+    if (ctx.model?.kind === "mesh") return ctx.model.object;
+    const source = arModelSource;
+    if (!source) return null;
+    if (!arModelLoad) {
+      const load = (async () => {
+        const bytes = await source();
+        if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new Error(EMPTY_OR_CORRUPTED);
+        const format = detectFileFormat(bytes, "model.glb");
+        if (format !== "glb" && format !== "gltf") throw new Error("The model for viewing in your space is not a glTF file");
+        if (ctx.disposed || !ctx.renderer) throw new LoadCancelledError("The viewer was disposed during loading");
+        const { createGltfLoader, loadGltf } = await import("./load-gltf");
+        if (ctx.disposed || !ctx.renderer) throw new LoadCancelledError("The viewer was disposed during loading");
+        ctx.gltfLoader ??= createGltfLoader(ctx.renderer, ctx.settings.decoderPath);
+        const loaded = await loadGltf(ctx.gltfLoader.loader, bytes, format);
+        if (ctx.disposed) {
+          loaded.dispose();
+          throw new LoadCancelledError("The viewer was disposed during loading");
+        }
+        return loaded;
+      })();
+      arModelLoad = load;
+      // A failed download may be retried by the next click.
+      load.catch(() => {
+        if (arModelLoad === load) arModelLoad = null;
+      });
+    }
+    return (await arModelLoad).object;
+  }
+
+  async function arSupport(): Promise<ArSupport> {
+    const { model } = ctx;
+    if (model?.kind !== "mesh" && !(model && arModelSource)) return { webxr: false, quickLook: false };
+    const { detectArSupport } = await import("./ar"); // AR code loads when a mesh (or an AR model) asks for it
+    return detectArSupport();
+  }
+
+  async function viewInAr(): Promise<void> {
+    const { model } = ctx;
+    if (!model || !ctx.renderer || !ctx.loop || (model.kind !== "mesh" && !arModelSource)) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
+    const { detectArSupport, exportUsdz, openQuickLook, runWebXrAr } = await import("./ar");
+    const support = await detectArSupport();
+    if (!support.webxr && !support.quickLook) throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
+    const object = await arObject();
+    const { renderer, loop } = ctx;
+    if (!object || ctx.disposed || !renderer || !loop) return;
+    if (support.webxr) {
+      const release = loop.hold();
+      try {
+        await runWebXrAr({ renderer, object });
+      } finally {
+        release();
+        ctx.resize();
+      }
+      return;
+    }
+    if (support.quickLook) {
+      openQuickLook(await exportUsdz(object));
+      return;
+    }
+    throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
+  }
+
+  return { setArModel, arObject, arSupport, viewInAr, dispose: () => setArModel(null) };
+}
