@@ -406,3 +406,25 @@ TEST(PlyMesh, ReadsAsciiAndBinaryMeshesAlike) {
   EXPECT_THROW(sr::readPlyMesh((dir / "bad.ply").string()), std::runtime_error);  // a corner past the vertices
   std::filesystem::remove_all(dir);
 }
+
+#include "mesh/texture_mesh.h"
+#include "tests/refusal.h"
+
+// sr-texture's options name the flag that is out of range (its main only parses flags into them).
+TEST(TextureMesh, OptionsCheckNamesTheOptionOutOfRange) {
+  sr::TextureOptions o;
+  o.meshPath = "mesh.ply", o.modelDir = "sparse", o.imagesDir = "images", o.outputDir = "out";
+  EXPECT_EQ(refusalOf(o), "accepted");
+  sr::TextureOptions bad = o;
+  bad.bake.maxSide = 32;
+  EXPECT_NE(refusalOf(bad).find("--max-texture"), std::string::npos);
+  bad = o, bad.bake.texelsPerPixel = 0;
+  EXPECT_NE(refusalOf(bad).find("--texels-per-pixel"), std::string::npos);
+  bad = o, bad.bake.views.maxViews = 0;
+  EXPECT_NE(refusalOf(bad).find("--max-views"), std::string::npos);
+  bad = o, bad.bake.labels.smoothness = -1;
+  EXPECT_NE(refusalOf(bad).find("--smoothness"), std::string::npos);
+  bad = o, bad.outputDir.clear();
+  EXPECT_NE(refusalOf(bad).find("--output"), std::string::npos);
+  EXPECT_THROW(sr::textureMesh(bad), std::invalid_argument);
+}

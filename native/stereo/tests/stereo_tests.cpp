@@ -279,3 +279,26 @@ TEST(SourceViews, RankedBySharedPointsWithEnoughBaseline) {
   const auto one = sr::stereo::chooseSourceViews(model, images, views, 1);
   EXPECT_EQ(one[0].sources, (std::vector<int>{2}));
 }
+
+#include "stereo/depth_maps.h"
+#include "tests/refusal.h"
+
+// sr-stereo's options name the flag that is out of range (its main only parses flags into them).
+TEST(DepthMaps, OptionsCheckNamesTheOptionOutOfRange) {
+  sr::stereo::StereoOptions o;
+  o.workspace = "dense";
+  EXPECT_EQ(refusalOf(o), "accepted");
+  sr::stereo::StereoOptions bad = o;
+  bad.size = 16;
+  EXPECT_NE(refusalOf(bad).find("--size"), std::string::npos);
+  bad = o, bad.patchMatch.windowRadius = 6;
+  EXPECT_NE(refusalOf(bad).find("--window"), std::string::npos);
+  bad = o, bad.patchMatch.bestSources = 0;
+  EXPECT_NE(refusalOf(bad).find("--best"), std::string::npos);
+  bad = o, bad.consistentViews = 0;
+  EXPECT_NE(refusalOf(bad).find("--consistent-views"), std::string::npos);
+  bad = o, bad.workspace.clear();
+  EXPECT_NE(refusalOf(bad).find("--workspace"), std::string::npos);
+  // And the run refuses them before reading anything.
+  EXPECT_THROW(sr::stereo::computeDepthMaps(bad), std::invalid_argument);
+}

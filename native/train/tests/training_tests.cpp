@@ -427,30 +427,23 @@ TEST(Training, ReadsPointsOfAnyNumericLayout) {
   std::filesystem::remove(path);
 }
 
+#include "tests/refusal.h"
 #include "train/trainer.h"
 
 // sr-train's options are checked before anything is read, each refusal naming its flag.
 TEST(Trainer, OptionsCheckNamesTheOptionOutOfRange) {
   TrainerOptions o;
   o.imagesDir = "images", o.sparseDir = "sparse", o.initPath = "points.ply";
-  EXPECT_NO_THROW(o.Check());
-  auto refusal = [](TrainerOptions bad) {
-    try {
-      bad.Check();
-    } catch (const std::invalid_argument& error) {
-      return std::string(error.what());
-    }
-    return std::string("accepted");
-  };
+  EXPECT_EQ(refusalOf(o), "accepted");
   TrainerOptions bad = o;
   bad.ssimWeight = 1.5f;
-  EXPECT_NE(refusal(bad).find("--ssim-weight"), std::string::npos);
+  EXPECT_NE(refusalOf(bad).find("--ssim-weight"), std::string::npos);
   bad = o, bad.opacityResetEvery = -0.1;
-  EXPECT_NE(refusal(bad).find("--opacity-reset-every"), std::string::npos);
+  EXPECT_NE(refusalOf(bad).find("--opacity-reset-every"), std::string::npos);
   bad = o, bad.minutes = 0;
-  EXPECT_NE(refusal(bad).find("--minutes"), std::string::npos);
+  EXPECT_NE(refusalOf(bad).find("--minutes"), std::string::npos);
   bad = o, bad.initPath.clear();
-  EXPECT_NE(refusal(bad).find("--init"), std::string::npos);
+  EXPECT_NE(refusalOf(bad).find("--init"), std::string::npos);
   float rgb[3];
   parseHexColor("#1e1f22", rgb);
   EXPECT_FLOAT_EQ(rgb[0], 30.f / 255.f);
