@@ -8,6 +8,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { env } from "./app/env.server";
+import { startOutboxRelay } from "./app/jobs/outbox-relay.server";
 import { drainServer } from "./app/lib/graceful-shutdown.server";
 import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defence.server";
 import { legacyHostRedirect } from "./app/lib/legacy";
@@ -154,6 +155,9 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     }),
   );
   app.use(requestErrorHandler);
+  // Follow-ups the domain commits (delivery copies, thumbnails, storefront syncs, scans) go to the job queue
+  // from here: every web process runs the outbox's relay (app/jobs/outbox-relay.server.ts).
+  startOutboxRelay();
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { db, type Plan, type Prisma, type Subscription, type User } from "~/db.server";
-import { storefrontsShowingOwnerChanged } from "~/jobs/storefront-sync-jobs.server";
+import { storefrontsShowingOwnerChanged } from "./storefront-sync.server";
 import { audited, listAuditEntries, recordAudit } from "./audit.server";
 import { adjustCredits, getUserQuotas, withCreditLedger } from "./credits.server";
 import { invalidInput, notFound } from "~/lib/errors";

@@ -1,8 +1,6 @@
 import { Prisma, db, type Item, type ItemVersion } from "~/db.server";
 import { env } from "~/env.server";
-import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
 import { isSplatFormat, type ModelFormat } from "~/formats/model-format";
-import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { itemVersionKey } from "~/storage/keys";
 import { readPlyHeader } from "~/formats/ply";
@@ -10,6 +8,7 @@ import { validateSplatPly } from "~/formats/splat-ply";
 import { audited } from "./audit.server";
 import { AppError, invalidFile, notFound } from "~/lib/errors";
 import { presentItemVersion, type ItemVersionDto } from "./item-version-presenter";
+import { followUpsCommitted, recordFollowUps } from "./outbox.server";
 import { needsDeliveryCopy } from "./splat-delivery.server";
 import { readAll, splatAsPly } from "./splat-convert.server";
 
@@ -157,6 +156,8 @@ async function makeCurrent(item: Item, version: ItemVersion, audit: { actorId: s
       where: { id: item.id },
       data: { fileKey: version.fileKey, fileFormat: version.fileFormat, fileSize: version.fileSize },
     });
+    // Until the copy exists viewers get the version's own file (deliveredObject compares the source key).
+    if (needsDeliveryCopy(version.fileFormat)) await recordFollowUps(tx, [{ kind: "delivery-copy", itemId: item.id, sourceKey: version.fileKey }]);
     return {
       result,
       audit: {
@@ -168,11 +169,6 @@ async function makeCurrent(item: Item, version: ItemVersion, audit: { actorId: s
       },
     };
   });
-  if (needsDeliveryCopy(version.fileFormat)) {
-    // Until the copy exists viewers get the version's own file (deliveredObject compares the source key).
-    await enqueueDeliveryCopy({ itemId: item.id, sourceKey: version.fileKey }).catch((error: unknown) =>
-      logger.warn("could not queue the delivery copy", { itemId: item.id, error }),
-    );
-  }
+  followUpsCommitted();
   return updated;
 }

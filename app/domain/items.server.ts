@@ -6,8 +6,7 @@ import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.
 import { AppError, notFound } from "~/lib/errors";
 import { decodeItemCursor, encodeItemCursor } from "./pagination";
 import { releaseCreditsOfUnfinishedScans } from "./scans.server";
-import { storefrontProductsOf } from "./storefront-sync.server";
-import { storefrontsShowingItemChanged } from "~/jobs/storefront-sync-jobs.server";
+import { storefrontProductsOf, storefrontsShowingItemChanged } from "./storefront-sync.server";
 import { getPlanInForce } from "./plans.server";
 import type { ListItemsQuery } from "./schemas";
 import type { DeclaredModelType } from "~/formats/model-format";

@@ -1,5 +1,5 @@
 import { db, type Item, type Prisma } from "~/db.server";
-import { storefrontsShowingItemChanged } from "~/jobs/storefront-sync-jobs.server";
+import { storefrontsShowingItemChanged } from "./storefront-sync.server";
 import { audited } from "./audit.server";
 import { AppError, notFound } from "~/lib/errors";
 import { presentItem } from "./item-presenter";

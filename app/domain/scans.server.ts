@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { db, type Item, type Upload } from "~/db.server";
-import { enqueueScanJob, queue } from "~/jobs/queue.server";
 import { detectImageFormat, detectVideoContainer, MAGIC_BYTES } from "~/formats/media-format";
 import {
   imageCountProblem,
@@ -15,6 +14,7 @@ import {
 } from "~/lib/upload-rules";
 import { localStorageDriver, storage } from "~/storage/index.server";
 import { imageFolderKey } from "~/storage/keys";
+import { followUpsCommitted, recordFollowUps } from "./outbox.server";
 import { assertScansAvailable } from "./scan-availability.server";
 import { releaseCredits, reserveCredits, withCreditLedger, type Tx } from "./credits.server";
 import { AppError, invalidFile, invalidInput, notFound } from "~/lib/errors";
@@ -179,7 +179,6 @@ export async function acceptScan(input: {
 }): Promise<ScanAccepted> {
   const { item } = input;
   const from = input.from ?? "uploading";
-  await queue(); // started (and its schema migrated) before the ledger lock is taken
   const scanJobId = randomUUID();
   const reference = `scan:${scanJobId}`;
   await withCreditLedger(item.ownerId, async (ctx) => {
@@ -212,8 +211,10 @@ export async function acceptScan(input: {
       data: { status: "queued", statusDetail: "Queued for processing", progress: 0 },
     });
     await input.completeUploads?.(ctx.tx);
-    await enqueueScanJob({ scanJobId, tx: ctx.tx });
+    // The pipeline's job is queued once this commits (the outbox), never for a request that rolled back.
+    await recordFollowUps(ctx.tx, [{ kind: "scan", scanJobId }]);
   });
+  followUpsCommitted();
   return { item_id: item.id, scan_job_id: scanJobId, status: "queued" };
 }
 

@@ -1,6 +1,7 @@
 import { db } from "~/db.server";
 import { logger } from "~/lib/logger.server";
 import { shopify } from "~/shopify.server";
+import { requestFollowUps } from "./outbox.server";
 import { lockShop, syncProductMetafield } from "./product-links.server";
 import type { AdminGraphql } from "./shopify-admin-api.server";
 
@@ -24,6 +25,31 @@ export async function storefrontProductsOf(itemId: string): Promise<StorefrontPr
     distinct: ["shopId", "productGid"],
   });
   return links.map((link) => ({ shopDomain: link.shop.shopDomain, productGid: link.productGid }));
+}
+
+/**
+ * Call after a change to a model that storefronts may show (visibility, moderation, name, thumbnail): each
+ * product showing it is re-synced once the change has committed (the outbox). `products` when they were read
+ * before the change (a delete takes the links with it). Never fails the caller's change: a problem is logged
+ * (the block then shows its poster until the next sync).
+ */
+export async function storefrontsShowingItemChanged(itemId: string, products?: StorefrontProduct[]): Promise<void> {
+  try {
+    const showing = products ?? (await storefrontProductsOf(itemId));
+    if (showing.length > 0) await requestFollowUps([{ kind: "storefront-sync", products: showing }]);
+  } catch (error) {
+    logger.error("could not queue the storefront re-sync", { error, itemId });
+  }
+}
+
+/** Call after a change to an account that hides or shows all its models (disabled, enabled again). Never fails the caller. */
+export async function storefrontsShowingOwnerChanged(ownerId: string): Promise<void> {
+  try {
+    const showing = await storefrontProductsOfOwner(ownerId);
+    if (showing.length > 0) await requestFollowUps([{ kind: "storefront-sync", products: showing }]);
+  } catch (error) {
+    logger.error("could not queue the storefront re-sync", { error, ownerId });
+  }
 }
 
 /**

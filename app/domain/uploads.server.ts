@@ -17,12 +17,11 @@ import {
   VIDEO_EXTENSIONS,
 } from "~/lib/upload-rules";
 import type { Item } from "~/db.server";
-import { enqueueDeliveryCopy } from "~/jobs/delivery-jobs.server";
-import { enqueueItemThumbnail } from "~/jobs/thumbnail-jobs.server";
-import { logger } from "~/lib/logger.server";
 import { AppError, invalidFile, invalidInput } from "~/lib/errors";
 import { getOwnedItem } from "./item-access.server";
 import { needsDeliveryCopy } from "./splat-delivery.server";
+import { thumbnailSource } from "./item-thumbnails.server";
+import { followUpsCommitted, recordFollowUps } from "./outbox.server";
 
 const UPLOAD_URL_SECONDS = 60 * 60;
 const HEAD_BYTES = 64 * 1024;
@@ -206,28 +205,31 @@ export async function confirmModelFile(input: { itemId: string; ownerId: string;
           ? await sogBundleProblem(stat.size, (start, end) => readStoredRange(upload.key, start, end))
           : null;
   if (contentProblem) return reject(contentProblem);
-  await db().upload.update({
-    where: { id: upload.id },
-    data: { size: BigInt(stat.size), detected: format, completedAt: new Date() },
+  const ready = await db().$transaction(async (tx) => {
+    await tx.upload.update({
+      where: { id: upload.id },
+      data: { size: BigInt(stat.size), detected: format, completedAt: new Date() },
+    });
+    const ready = await tx.item.update({
+      where: { id: item.id },
+      data: {
+        fileKey: upload.key,
+        originalFileKey: upload.key,
+        fileSize: BigInt(stat.size),
+        fileFormat: format,
+        status: "ready",
+        statusDetail: null,
+      },
+    });
+    // Viewers get the original until the compact copy exists, and the default picture until the thumbnail does.
+    const thumbnail = thumbnailSource(ready);
+    await recordFollowUps(tx, [
+      ...(needsDeliveryCopy(format) ? [{ kind: "delivery-copy" as const, itemId: item.id, sourceKey: upload.key }] : []),
+      ...(thumbnail ? [{ kind: "thumbnail" as const, itemId: item.id, sourceKey: thumbnail.key }] : []),
+    ]);
+    return ready;
   });
-  const ready = await db().item.update({
-    where: { id: item.id },
-    data: {
-      fileKey: upload.key,
-      originalFileKey: upload.key,
-      fileSize: BigInt(stat.size),
-      fileFormat: format,
-      status: "ready",
-      statusDetail: null,
-    },
-  });
-  if (needsDeliveryCopy(format)) {
-    // Viewers get the original until the compact copy exists; a queue hiccup must not fail the upload.
-    await enqueueDeliveryCopy({ itemId: item.id, sourceKey: upload.key }).catch((error: unknown) =>
-      logger.warn("could not queue the delivery copy", { itemId: item.id, error }),
-    );
-  }
-  await enqueueItemThumbnail(ready);
+  followUpsCommitted();
   return ready;
 }
 

@@ -1,6 +1,5 @@
 import PgBoss from "pg-boss";
 import { z } from "zod";
-import type { Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { logger } from "~/lib/logger.server";
 
@@ -124,26 +123,14 @@ export async function stopQueue() {
   await boss?.stop({ graceful: false, wait: false });
 }
 
-/** Runs pg-boss's SQL inside a Prisma transaction, so a job exists exactly when the transaction commits. */
-function transactionExecutor(tx: Prisma.TransactionClient) {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const params = values.map((value) =>
-        value === undefined ? null : value !== null && typeof value === "object" && !(value instanceof Date) ? JSON.stringify(value) : value,
-      );
-      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
-    },
-  };
-}
-
 /**
- * Enqueues the scan pipeline's job for a ScanJob, inside the caller's transaction. The job id is the
- * ScanJob's id, so sending twice cannot create two jobs.
+ * Enqueues the scan pipeline's job for a ScanJob (the outbox relay's hand-over of a requested scan). The job
+ * id is the ScanJob's id, so sending twice cannot create two jobs.
  */
-export async function enqueueScanJob({ scanJobId, tx }: { scanJobId: string; tx: Prisma.TransactionClient }): Promise<string> {
+export async function enqueueScanJob(scanJobId: string): Promise<void> {
   const boss = await queue();
   const payload: ScanJobPayload = scanJobPayloadSchema.parse({ scanJobId });
-  const id = await boss.send(SCAN_QUEUE, payload, { id: scanJobId, db: transactionExecutor(tx) });
-  if (!id) throw new Error(`the scan job ${scanJobId} was not enqueued (does the "${SCAN_QUEUE}" queue exist?)`);
-  return id;
+  const id = await boss.send(SCAN_QUEUE, payload, { id: scanJobId });
+  // null: a job with this id exists already (handed over before), or the queue is missing (its start creates it).
+  if (!id && !(await boss.getJobById(SCAN_QUEUE, scanJobId))) throw new Error(`the scan job ${scanJobId} was not enqueued (does the "${SCAN_QUEUE}" queue exist?)`);
 }

@@ -1,7 +1,6 @@
 import type PgBoss from "pg-boss";
 import { z } from "zod";
-import { resyncProductMetafield, storefrontProductsOf, storefrontProductsOfOwner, type StorefrontProduct } from "~/domain/storefront-sync.server";
-import { logger } from "~/lib/logger.server";
+import { resyncProductMetafield, type StorefrontProduct } from "~/domain/storefront-sync.server";
 import { consumeQueue, queue, STOREFRONT_SYNC_QUEUE } from "./queue.server";
 
 /**
@@ -29,25 +28,4 @@ export async function enqueueStorefrontSync(products: StorefrontProduct[]): Prom
     await boss.send(STOREFRONT_SYNC_QUEUE, payload, { singletonKey: `${payload.shopDomain}|${payload.productGid}` });
   }
   await startStorefrontSyncWorker(boss);
-}
-
-/**
- * Call after a change to a model that storefronts may show (visibility, moderation, name, thumbnail).
- * Never fails the caller's change: a queue problem is logged (the block then shows its poster until the next sync).
- */
-export async function storefrontsShowingItemChanged(itemId: string, products?: StorefrontProduct[]): Promise<void> {
-  try {
-    await enqueueStorefrontSync(products ?? (await storefrontProductsOf(itemId)));
-  } catch (error) {
-    logger.error("could not queue the storefront re-sync", { error, itemId });
-  }
-}
-
-/** Call after a change to an account that hides or shows all its models (disabled, enabled again). Never fails the caller. */
-export async function storefrontsShowingOwnerChanged(ownerId: string): Promise<void> {
-  try {
-    await enqueueStorefrontSync(await storefrontProductsOfOwner(ownerId));
-  } catch (error) {
-    logger.error("could not queue the storefront re-sync", { error, ownerId });
-  }
 }

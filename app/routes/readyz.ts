@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "~/lib/method-not-allowed.server";
-import { checkReadiness } from "~/domain/readiness.server";
+import { checkReadiness } from "~/pages/readiness.server";
 
 // GET /readyz — readiness: 200 when the database, the object store and the job queue answer and the
 // process is not draining for a shutdown; else 503 in the API's error shape, with each check's state.

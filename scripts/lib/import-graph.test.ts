@@ -27,16 +27,7 @@ describe("app/ (issue 39, docs/decisions/042)", () => {
     expect(importCircles(graph)).toEqual([]);
   });
 
-  it("imports nothing up the layers but the domain's job enqueues, which wait for the after-commit outbox", () => {
-    expect(upwardImports(graph)).toEqual([
-      "domain/admin-users.server.ts -> jobs/storefront-sync-jobs.server.ts",
-      "domain/item-versions.server.ts -> jobs/delivery-jobs.server.ts",
-      "domain/items.server.ts -> jobs/storefront-sync-jobs.server.ts",
-      "domain/moderation.server.ts -> jobs/storefront-sync-jobs.server.ts",
-      "domain/readiness.server.ts -> jobs/queue.server.ts",
-      "domain/scans.server.ts -> jobs/queue.server.ts",
-      "domain/uploads.server.ts -> jobs/delivery-jobs.server.ts",
-      "domain/uploads.server.ts -> jobs/thumbnail-jobs.server.ts",
-    ]);
+  it("imports nothing up the layers: the domain asks for jobs through the after-commit outbox", () => {
+    expect(upwardImports(graph)).toEqual([]);
   });
 });

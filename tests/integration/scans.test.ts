@@ -5,6 +5,7 @@ import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { ensureTestMedia, type TestMedia } from "../setup/media";
 import { startTestServer } from "../setup/test-server";
+import { waitFor } from "../setup/wait-for";
 
 // SPEC §2, §4, §5, §9 enforced by the API: everything the Upload dialog refuses, the server refuses
 // again from the stored files, with {status, error, message}, changing nothing; a scan reserves one
@@ -177,10 +178,14 @@ describe("a video scan", () => {
     expect(job.duration).toBeCloseTo(2, 1);
     const reservation = await db.ledgerEntry.findMany({ where: { reference: job.reservationRef! } });
     expect(reservation.map((e) => [e.kind, e.bucket, e.amount])).toEqual([["reservation", "period", -1]]);
-    const queued = await db.$queryRawUnsafe<Array<{ data: { scanJobId: string }; state: string }>>(
-      `SELECT data, state FROM pgboss.job WHERE name = 'scan' AND id = $1::uuid`,
-      job.id,
-    );
+    // The pipeline's job reaches the queue once the request has committed (the outbox's relay hands it over).
+    const queued = await waitFor("the scan's job in the queue", async () => {
+      const rows = await db.$queryRawUnsafe<Array<{ data: { scanJobId: string }; state: string }>>(
+        `SELECT data, state FROM pgboss.job WHERE name = 'scan' AND id = $1::uuid`,
+        job.id,
+      );
+      return rows.length > 0 ? rows : null;
+    }, 10_000);
     expect(queued).toEqual([{ data: { scanJobId: job.id }, state: "created" }]);
     expect((await snapshot()).jobs).toBe(before.jobs + 1);
 

@@ -232,7 +232,16 @@ beforeEach(async () => {
   await db().shopifySession.deleteMany({});
 });
 
+// This file runs the admin's routes and the domain in its own process, as a web process does: with the outbox's
+// relay, which hands the storefront re-syncs the domain records to their queue (docs/decisions/043).
+beforeAll(async () => {
+  const { startOutboxRelay } = await import("~/jobs/outbox-relay.server");
+  startOutboxRelay();
+});
+
 afterAll(async () => {
+  const { stopOutboxRelay } = await import("~/jobs/outbox-relay.server");
+  await stopOutboxRelay();
   const { stopQueue } = await import("~/jobs/queue.server");
   await stopQueue(); // the storefront re-sync jobs' queue
 });

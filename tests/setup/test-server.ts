@@ -20,10 +20,14 @@ export async function startTestServer(): Promise<{ url: string; server: Server; 
   return {
     url,
     server,
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      // The app's outbox relay stops first (a pass in flight finishes): the file's database goes next.
+      const { stopOutboxRelay } = await import("~/jobs/outbox-relay.server");
+      await stopOutboxRelay();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
