@@ -4,6 +4,8 @@ import { buildModelMetafield } from "~/lib/shopify-model-metafield";
 import { getUserQuotas } from "./credits.server";
 import { AppError, notFound } from "~/lib/errors";
 import { visibleTo } from "./item-access.server";
+import { requestFollowUps } from "./outbox.server";
+import { meshKeyOf } from "./product-media.server";
 import {
   findProductsByHandles,
   getProduct,
@@ -46,20 +48,27 @@ export async function listAttachableModels({ shopDomain }: { shopDomain: string 
   if (!shop?.userId) return { connected: false, models: [] };
   const models = await db().item.findMany({
     where: attachableWhere(shop.userId),
-    select: itemSelect,
+    select: { ...itemSelect, fileFormat: true, fileKey: true, meshKey: true },
     orderBy: { createdAt: "desc" },
     take: 200,
   });
-  return { connected: true, models };
+  return {
+    connected: true,
+    models: models.map(({ fileFormat, fileKey, meshKey, ...model }) => ({ ...model, hasMesh: meshKeyOf({ fileFormat, fileKey, meshKey }) !== null })),
+  };
 }
 
-/** This shop's links for the given products, with each linked model's name and thumbnail. */
+/** This shop's links for the given products, with each linked model's name, thumbnail and whether it has a mesh. */
 export async function listProductLinks({ shopDomain, productGids }: { shopDomain: string; productGids?: string[] }) {
-  return db().productModelLink.findMany({
+  const links = await db().productModelLink.findMany({
     where: { shop: { shopDomain }, ...(productGids ? { productGid: { in: productGids } } : {}) },
-    select: { productGid: true, variantGid: true, item: { select: itemSelect } },
+    select: { productGid: true, variantGid: true, addToMedia: true, item: { select: { ...itemSelect, fileFormat: true, fileKey: true, meshKey: true } } },
     orderBy: [{ productGid: "asc" }, { variantGid: "asc" }],
   });
+  return links.map(({ item: { fileFormat, fileKey, meshKey, ...item }, ...link }) => ({
+    ...link,
+    item: { ...item, hasMesh: meshKeyOf({ fileFormat, fileKey, meshKey }) !== null },
+  }));
 }
 
 /** Links of the connected account across all its stores, and its plan's cap (-1 = unlimited). */
@@ -100,6 +109,8 @@ export async function attachModel(input: {
   productGid: string;
   variantGid: string;
   itemId: string;
+  /** Also push the model's mesh to the product's own media (issue 40); off when not given. */
+  addToMedia?: boolean;
   product?: ShopifyProduct;
 }) {
   const shop = await connectedShop(input.shopDomain);
@@ -114,7 +125,7 @@ export async function attachModel(input: {
 
   const { link_quota: quota } = await getUserQuotas({ userId: shop.userId });
 
-  return db().$transaction(
+  const result = await db().$transaction(
     async (tx) => {
       // The account's row guards its link cap across all its stores; the shop's row orders metafield writes.
       await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${shop.userId}::uuid FOR UPDATE`;
@@ -130,16 +141,42 @@ export async function attachModel(input: {
           );
         }
       }
+      const addToMedia = input.addToMedia ?? false;
       const link = await tx.productModelLink.upsert({
         where: { shopId_productGid_variantGid: key },
-        create: { ...key, itemId: item.id },
-        update: { itemId: item.id },
+        create: { ...key, itemId: item.id, addToMedia },
+        update: { itemId: item.id, addToMedia },
       });
       await syncProductMetafield(tx, input.admin, shop.id, input.productGid);
       return link;
     },
     { maxWait: 15_000, timeout: 30_000 },
   );
+  await productMediaMayHaveChanged(shop.id, input.shopDomain, input.productGid);
+  return result;
+}
+
+/**
+ * After a link change: when the product has media we added, or links that ask for it, its media is brought
+ * in step by the product's re-sync job (queued once the change has committed).
+ */
+async function productMediaMayHaveChanged(shopId: string, shopDomain: string, productGid: string) {
+  const [asking, ours] = await Promise.all([
+    db().productModelLink.count({ where: { shopId, productGid, addToMedia: true } }),
+    db().productMedia.count({ where: { shopId, productGid } }),
+  ]);
+  if (asking + ours > 0) await requestFollowUps([{ kind: "storefront-sync", products: [{ shopDomain, productGid }] }]);
+}
+
+/** Turns the product-media option of one link on or off; 404 when this shop has no such link. */
+export async function setLinkAddToMedia(input: { shopDomain: string; productGid: string; variantGid: string; addToMedia: boolean }) {
+  const shop = await installedShop(input.shopDomain);
+  const { count } = await db().productModelLink.updateMany({
+    where: { shopId: shop.id, productGid: input.productGid, variantGid: input.variantGid },
+    data: { addToMedia: input.addToMedia },
+  });
+  if (count === 0) throw notFound("Link");
+  await productMediaMayHaveChanged(shop.id, input.shopDomain, input.productGid);
 }
 
 /** Detaches the model from a product or variant of this shop; 404 when this shop has no such link. */
@@ -156,6 +193,7 @@ export async function detachModel(input: { admin: AdminGraphql; shopDomain: stri
     },
     { maxWait: 15_000, timeout: 30_000 },
   );
+  await productMediaMayHaveChanged(shop.id, input.shopDomain, input.productGid);
 }
 
 /** products/delete: the product and its metafields are gone at Shopify; drop our links to it. */
@@ -174,6 +212,7 @@ export async function bulkAttachByHandle(input: {
   admin: AdminGraphql;
   shopDomain: string;
   rows: Array<{ line: number; handle: string; itemId: string; variantGid: string }>;
+  addToMedia?: boolean;
 }): Promise<BulkRowResult[]> {
   await connectedShop(input.shopDomain);
   const products = await findProductsByHandles(input.admin, input.rows.map((row) => row.handle));
@@ -191,6 +230,7 @@ export async function bulkAttachByHandle(input: {
         productGid: product.id,
         variantGid: row.variantGid,
         itemId: row.itemId,
+        addToMedia: input.addToMedia,
         product,
       });
       results.push({ line: row.line, handle: row.handle, ok: true });

@@ -2,6 +2,7 @@ import { db, type Prisma } from "~/db.server";
 import { consumeCredits, releaseCredits, settleReservation, withCreditLedger, type Tx } from "./credits.server";
 import { isAutomaticThumbnailKey } from "./item-thumbnails.server";
 import { notify } from "./notifications.server";
+import { storefrontsShowingItemChanged } from "./storefront-sync.server";
 import { leaseWhere, type ClaimedJob, type Lease } from "./scan-lease.server";
 import { migrateViewerSettings, storedViewerSettings } from "./viewer-settings";
 
@@ -110,6 +111,8 @@ export async function recordScanPublished(input: { lease: Lease; job: ClaimedJob
     link: `/item/${job.itemId}`,
     dedupeKey: `scan:${job.id}:finished`,
   });
+  // A re-scan changes the mesh and poster that stores show (the product's media is replaced).
+  await storefrontsShowingItemChanged(job.itemId);
 }
 
 /** Ends a scan as failed: item failed with the reason and advice, credit released, owner notified. */

@@ -16,7 +16,7 @@ const PRODUCTS_PAGE_SIZE = 20;
 const VARIANTS_PER_PRODUCT = 100;
 const HANDLES_PER_QUERY = 50;
 
-const gid = (type: string) => z.string().startsWith(`gid://shopify/${type}/`);
+export const gid = (type: string) => z.string().startsWith(`gid://shopify/${type}/`);
 
 const variantSchema = z.object({ id: gid("ProductVariant"), title: z.string() });
 const productSchema = z.object({
@@ -36,7 +36,7 @@ const pageInfoSchema = z.object({
   startCursor: z.string().nullable(),
   endCursor: z.string().nullable(),
 });
-const userErrorsSchema = z.array(z.object({ field: z.array(z.string()).nullable().optional(), message: z.string() }));
+export const userErrorsSchema = z.array(z.object({ field: z.array(z.string()).nullable().optional(), message: z.string() }));
 
 export type ShopifyProduct = {
   id: string;
@@ -58,7 +58,8 @@ function presentProduct(node: z.infer<typeof productSchema>): ShopifyProduct {
   };
 }
 
-async function request<T>(admin: AdminGraphql, query: string, variables: Record<string, unknown>, data: z.ZodType<T>): Promise<T> {
+/** One Admin GraphQL call, its `data` parsed with `data` (an unexpected shape throws). */
+export async function request<T>(admin: AdminGraphql, query: string, variables: Record<string, unknown>, data: z.ZodType<T>): Promise<T> {
   const response = await admin.graphql(query, { variables });
   const body = (await response.json()) as { data?: unknown };
   const parsed = data.safeParse(body.data);

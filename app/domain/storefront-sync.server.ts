@@ -2,6 +2,7 @@ import { db } from "~/db.server";
 import { logger } from "~/lib/logger.server";
 import { shopify } from "~/shopify.server";
 import { requestFollowUps } from "./outbox.server";
+import { syncProductMedia } from "./product-media.server";
 import { lockShop, syncProductMetafield } from "./product-links.server";
 import type { AdminGraphql } from "./shopify-admin-api.server";
 
@@ -71,12 +72,14 @@ async function offlineAdmin(shopDomain: string): Promise<AdminGraphql> {
 }
 
 /**
- * Rewrites one product's metafield from its current links. A store that uninstalled the app (its
- * metafields went with it) is skipped. Throws when Shopify refuses, so the queue retries.
+ * Brings one product at Shopify in step with its links: its metafield (the theme block), then its own 3D media
+ * (domain/product-media.server.ts). A store that uninstalled the app is skipped (its metafields went with it;
+ * media we added stays the merchant's). Throws when Shopify refuses, so the queue retries. `mediaProcessing`:
+ * media Shopify still processes, to be checked again later.
  */
-export async function resyncProductMetafield(target: StorefrontProduct, admin?: AdminGraphql): Promise<"synced" | "skipped"> {
+export async function resyncProduct(target: StorefrontProduct, admin?: AdminGraphql): Promise<{ status: "synced" | "skipped"; mediaProcessing: number }> {
   const shop = await db().shop.findUnique({ where: { shopDomain: target.shopDomain } });
-  if (!shop || shop.uninstalledAt) return "skipped";
+  if (!shop || shop.uninstalledAt) return { status: "skipped", mediaProcessing: 0 };
   const client = admin ?? (await offlineAdmin(target.shopDomain));
   await db().$transaction(
     async (tx) => {
@@ -86,5 +89,6 @@ export async function resyncProductMetafield(target: StorefrontProduct, admin?: 
     { maxWait: 15_000, timeout: 30_000 },
   );
   logger.info("storefront metafield re-synced", { shop: target.shopDomain, product: target.productGid });
-  return "synced";
+  const media = await syncProductMedia(client, shop.id, target.productGid);
+  return { status: "synced", mediaProcessing: media.processing };
 }

@@ -1,6 +1,6 @@
 import type PgBoss from "pg-boss";
 import { z } from "zod";
-import { resyncProductMetafield, type StorefrontProduct } from "~/domain/storefront-sync.server";
+import { resyncProduct, type StorefrontProduct } from "~/domain/storefront-sync.server";
 import { consumeQueue, queue, STOREFRONT_SYNC_QUEUE } from "./queue.server";
 
 /**
@@ -11,8 +11,23 @@ const payloadSchema = z
   .object({ shopDomain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/), productGid: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/) })
   .strict();
 
+/** Shopify processes a 3D model in seconds to minutes: its state is read again this long after a sync. */
+const MEDIA_RECHECK_SECONDS = 20;
+
 export function startStorefrontSyncWorker(boss?: PgBoss): Promise<void> {
-  return consumeQueue(STOREFRONT_SYNC_QUEUE, (data) => resyncProductMetafield(payloadSchema.parse(data)), boss);
+  return consumeQueue(
+    STOREFRONT_SYNC_QUEUE,
+    async (data) => {
+      const product = payloadSchema.parse(data);
+      const outcome = await resyncProduct(product);
+      if (outcome.mediaProcessing > 0) {
+        const target = boss ?? (await queue());
+        await target.send(STOREFRONT_SYNC_QUEUE, product, { startAfter: MEDIA_RECHECK_SECONDS });
+      }
+      return outcome;
+    },
+    boss,
+  );
 }
 
 /**

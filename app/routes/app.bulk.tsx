@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, DataTable, Page, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, Checkbox, DataTable, Page, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { isAppError } from "~/lib/errors";
 import { bulkAttachByHandle, listAttachableModels } from "~/domain/product-links.server";
@@ -19,13 +19,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session, admin } = await authenticateAdmin(request);
-  const csv = String((await request.formData()).get("csv") ?? "");
+  const form = await request.formData();
+  const csv = String(form.get("csv") ?? "");
+  const addToMedia = form.get("addToMedia") === "on";
   if (csv.length > CSV_MAX_CHARS) return json({ error: "The CSV is too large.", attached: 0, failures: [] }, { status: 413 });
   const { rows, problems } = parseLinkCsv(csv);
   const failures = problems.map((problem) => ({ line: problem.line, handle: "", message: problem.message }));
   if (rows.length === 0 && problems.length === 0) return json({ error: "The CSV has no links.", attached: 0, failures }, { status: 400 });
   try {
-    const results = await bulkAttachByHandle({ admin, shopDomain: session.shop, rows });
+    const results = await bulkAttachByHandle({ admin, shopDomain: session.shop, rows, addToMedia });
     for (const row of results) if (!row.ok) failures.push({ line: row.line, handle: row.handle, message: row.message });
     return json({ error: null, attached: results.filter((row) => row.ok).length, failures });
   } catch (error) {
@@ -39,6 +41,7 @@ export default function ShopifyBulkImport() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [csv, setCsv] = useState("handle,model_id,variant_id\n");
+  const [addToMedia, setAddToMedia] = useState(true);
   const failed = (result?.failures ?? []).map((f) => [String(f.line), f.handle, f.message]);
 
   return (
@@ -75,6 +78,13 @@ export default function ShopifyBulkImport() {
                   if (file) setCsv(await file.text());
                 }}
               />
+              <Checkbox
+                label="Also add each model's mesh to its product's media"
+                helpText="Shopify's product viewer, AR and the Shop app then show it too. Each product is a job of its own: they go up one after another within Shopify's limits, and carry on after a restart; each product's page shows its state. Splats without a mesh stay in the theme block only."
+                checked={addToMedia}
+                onChange={setAddToMedia}
+              />
+              <input type="hidden" name="addToMedia" value={addToMedia ? "on" : "off"} />
               <div>
                 <Button submit variant="primary" disabled={!connected} loading={navigation.state === "submitting"}>
                   Attach models

@@ -17,11 +17,16 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { listProductLinks } from "~/domain/product-links.server";
+import { listProductMedia } from "~/domain/product-media.server";
+import { describeMediaState } from "~/domain/product-media-presenter";
 import { listProducts } from "~/domain/shopify-admin-api.server";
 import { legacyId } from "~/lib/shopify-model-metafield";
 import { authenticateAdmin } from "~/shopify.server";
 
-// The store's products (Admin GraphQL, by title, 20 a page, searchable) with how many have a model.
+// The store's products (Admin GraphQL, by title, 20 a page, searchable) with how many have a model, and the
+// state of the 3D media Scanroom added to each.
+
+const MEDIA_ORDER = ["critical", "attention", "success"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session, admin } = await authenticateAdmin(request);
@@ -32,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     after: url.searchParams.get("after") ?? undefined,
     before: url.searchParams.get("before") ?? undefined,
   });
-  const links = await listProductLinks({ shopDomain: session.shop, productGids: page.products.map((p) => p.id) });
+  const productGids = page.products.map((p) => p.id);
+  const [links, media] = await Promise.all([listProductLinks({ shopDomain: session.shop, productGids }), listProductMedia({ shopDomain: session.shop, productGids })]);
   return {
     search,
     pageInfo: page.pageInfo,
@@ -47,6 +53,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
         variantCount: product.variants.length,
         wholeProductModel: own.find((link) => link.variantGid === "")?.item.name ?? null,
         variantModels: own.filter((link) => link.variantGid !== "").length,
+        // The least finished of the product's media we added (failed, then in progress, then ready).
+        media: media
+          .filter((entry) => entry.productGid === product.id)
+          .map(describeMediaState)
+          .sort((a, b) => MEDIA_ORDER.indexOf(a.tone) - MEDIA_ORDER.indexOf(b.tone))[0] ?? null,
       };
     }),
   };
@@ -112,6 +123,7 @@ export default function ShopifyProducts() {
                     {product.status !== "ACTIVE" && <Badge>{product.status.toLowerCase()}</Badge>}
                     {product.wholeProductModel && <Badge tone="success">{`3D: ${product.wholeProductModel}`}</Badge>}
                     {product.variantModels > 0 && <Badge tone="info">{`${product.variantModels} variant models`}</Badge>}
+                    {product.media && <Badge tone={product.media.tone}>{product.media.label}</Badge>}
                   </InlineStack>
                   <Text as="p" tone="subdued">
                     {product.handle} · {product.variantCount} {product.variantCount === 1 ? "variant" : "variants"}

@@ -6,6 +6,7 @@
 // s3rver 3.7.1 lacks ListMultipartUploads, ListParts and AbortMultipartUpload and checks no part
 // on completion; the edge answers those from s3rver's own upload folders, with S3's rules (parts
 // but the last ≥ 5 MiB, ETags must match, parts only into an open upload).
+import { Blob } from "node:buffer";
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import http from "node:http";
@@ -113,14 +114,66 @@ export function signatureProblem({ method, rawUrl, headers, body, secretAccessKe
   const canonicalRequest = [method, canonicalUri, canonicalQuery, canonicalHeaders, signedHeaders.join(";"), payloadHash].join("\n");
   const scope = `${day}/${region}/${service}/${terminal}`;
   const stringToSign = ["AWS4-HMAC-SHA256", date, scope, sha256(canonicalRequest)].join("\n");
-  let key = hmac(`AWS4${secretAccessKey}`, day);
-  for (const part of [region, service, terminal]) key = hmac(key, part);
-  const expected = Buffer.from(createHmac("sha256", key).update(stringToSign, "utf8").digest("hex"));
+  const expected = Buffer.from(createHmac("sha256", signingKey(secretAccessKey, day, region, service)).update(stringToSign, "utf8").digest("hex"));
   const given = Buffer.from(String(provided ?? ""));
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     return { code: "SignatureDoesNotMatch", message: "The request signature we calculated does not match the signature you provided." };
   }
   return null;
+}
+
+/** The SigV4 signing key of a day (AWS4 + secret → date → region → service → aws4_request). */
+function signingKey(secretAccessKey, day, region, service = "s3") {
+  let key = hmac(`AWS4${secretAccessKey}`, day);
+  for (const part of [region, service, "aws4_request"]) key = hmac(key, part);
+  return key;
+}
+
+/**
+ * The form fields of an S3 browser-based upload (POST Object, SigV4-signed policy) of one key, as a service
+ * hands them out for a staged upload (Shopify's stagedUploadsCreate does the same for its own bucket).
+ */
+export function signPostPolicy({ bucket, key, contentType, maxBytes, secretAccessKey, now = Date.now(), expiresInSeconds = 600, region = "us-east-1" }) {
+  const date = new Date(now).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const credential = `${S3_TEST_ACCESS_KEY_ID}/${date.slice(0, 8)}/${region}/s3/aws4_request`;
+  const policy = Buffer.from(
+    JSON.stringify({
+      expiration: new Date(now + expiresInSeconds * 1000).toISOString(),
+      conditions: [{ bucket }, { key }, { "Content-Type": contentType }, ["content-length-range", 1, maxBytes], { "x-amz-algorithm": "AWS4-HMAC-SHA256" }, { "x-amz-credential": credential }, { "x-amz-date": date }],
+    }),
+  ).toString("base64");
+  const signature = createHmac("sha256", signingKey(secretAccessKey, date.slice(0, 8), region)).update(policy, "utf8").digest("hex");
+  return { key, "Content-Type": contentType, policy, "x-amz-algorithm": "AWS4-HMAC-SHA256", "x-amz-credential": credential, "x-amz-date": date, "x-amz-signature": signature };
+}
+
+/**
+ * A POST Object to the bucket: the policy's signature, expiry and conditions checked as S3 does; returns the
+ * key and bytes to store, or the problem.
+ */
+async function postObjectUpload({ req, body, bucket, secretAccessKey, now = Date.now() }) {
+  const form = await new globalThis.Request("http://edge/", { method: "POST", headers: { "content-type": String(req.headers["content-type"]) }, body }).formData();
+  const field = (name) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
+  const file = form.get("file");
+  if (!(file instanceof Blob)) return { problem: { code: "InvalidArgument", message: "POST requires exactly one file upload per request." } };
+  const [keyId, day, region, service] = field("x-amz-credential").split("/");
+  const signature = createHmac("sha256", signingKey(secretAccessKey, day ?? "", region ?? "", service)).update(field("policy"), "utf8").digest("hex");
+  const given = Buffer.from(field("x-amz-signature"));
+  if (keyId !== S3_TEST_ACCESS_KEY_ID || given.length !== signature.length || !timingSafeEqual(Buffer.from(signature), given)) {
+    return { problem: { code: "SignatureDoesNotMatch", message: "The request signature we calculated does not match the signature you provided." } };
+  }
+  const policy = JSON.parse(Buffer.from(field("policy"), "base64").toString("utf8"));
+  if (!(Date.parse(policy.expiration) > now)) return { problem: { code: "AccessDenied", message: "Invalid according to Policy: Policy expired." } };
+  const bytes = Buffer.from(await file.arrayBuffer());
+  for (const condition of policy.conditions) {
+    if (Array.isArray(condition) && condition[0] === "content-length-range") {
+      if (bytes.length < condition[1] || bytes.length > condition[2]) return { problem: { code: "EntityTooLarge", message: "Your proposed upload exceeds the maximum allowed size." } };
+      continue;
+    }
+    const [[name, value]] = Object.entries(condition);
+    const given = name === "bucket" ? bucket : field(name);
+    if (given !== value) return { problem: { code: "AccessDenied", message: `Invalid according to Policy: Policy Condition failed: ["eq", "$${name}", "${value}"]` } };
+  }
+  return { key: field("key"), bytes, contentType: field("Content-Type") };
 }
 
 const MIN_PART_BYTES = 5 * 1024 * 1024;
@@ -225,6 +278,19 @@ export async function startS3Server({ port = 0, dir, bucket = "scanroom-test", s
     req.on("error", () => res.destroy());
     req.on("end", async () => {
       const body = Buffer.concat(chunks);
+      if (req.method === "POST" && req.url === `/${bucket}` && String(req.headers["content-type"]).startsWith("multipart/form-data")) {
+        const upload = await postObjectUpload({ req, body, bucket, secretAccessKey }).catch((error) => ({ problem: { code: "MalformedPOSTRequest", message: xml(error.message) } }));
+        if (upload.problem) return xmlError(res, upload.problem.code === "SignatureDoesNotMatch" || upload.problem.code === "AccessDenied" ? 403 : 400, upload.problem);
+        const put = http.request(
+          { host: "127.0.0.1", port: innerAddress.port, method: "PUT", path: `/${bucket}/${upload.key.split("/").map(encode).join("/")}`, headers: { "content-type": upload.contentType, "content-length": String(upload.bytes.length) } },
+          (answer) => {
+            answer.resume();
+            res.writeHead(answer.statusCode === 200 ? 204 : 502).end();
+          },
+        );
+        put.on("error", () => xmlError(res, 502, { code: "BadGateway", message: "s3rver is gone" }));
+        return put.end(upload.bytes);
+      }
       const problem = signatureProblem({ method: req.method, rawUrl: req.url, headers: req.headers, body, secretAccessKey });
       if (problem) return xmlError(res, problem.code === "NotImplemented" ? 501 : problem.code === "IncompleteBody" ? 400 : 403, problem);
       try {

@@ -129,8 +129,11 @@ test("the embedded dashboard renders, and attaching a model to a product writes 
   // Attach the model to the whole product.
   const wholeProduct = page.locator("form", { has: page.getByRole("combobox", { name: "Attach a model" }) }).first();
   await wholeProduct.getByRole("combobox").selectOption({ label: model.name });
+  // A mesh: "also add to the product's media" is offered, and on.
+  await expect(wholeProduct.getByRole("checkbox", { name: "Also add to the product's media" })).toBeChecked();
   await wholeProduct.getByRole("button", { name: "Attach" }).click();
   await expect(page.getByText("Model attached")).toBeVisible();
+  await expect(page.getByTestId("product-media-state")).toHaveText("Being added to the product's media");
   await expect(page.getByRole("combobox", { name: "Replace with" })).toHaveCount(1);
   await expect(page.getByRole("combobox", { name: "Attach a model" })).toHaveCount(2);
   await page.getByRole("button", { name: "Preview" }).click();
@@ -141,24 +144,39 @@ test("the embedded dashboard renders, and attaching a model to a product writes 
   // The metafield the theme block reads was written for this product, with this store's token (the fake
   // answers no other), and the link is in our database.
   const writes = fakeAdmin.calls.filter((call) => call.operation === "ScanroomSetModel");
-  expect(writes).toHaveLength(1);
+  expect(writes.length).toBeGreaterThanOrEqual(1); // the attach's; the product's re-sync job writes the same again
   const [metafield] = writes[0].variables.metafields;
   expect(metafield).toMatchObject({ ownerId: `gid://shopify/Product/${CHAIR.id}`, namespace: "$app:scanroom", key: "model", type: "json" });
   expect(JSON.parse(metafield.value)).toEqual(buildModelMetafield([{ variantGid: "", item: { ...model, thumbnailKey } }], BASE_URL));
   const links = await db().productModelLink.findMany({ where: { shopId: shop.id }, select: { productGid: true, variantGid: true, itemId: true } });
   expect(links).toEqual([{ productGid: `gid://shopify/Product/${CHAIR.id}`, variantGid: "", itemId: model.id }]);
 
-  // Back on the list, the product shows its model.
+  // The product's own media: the product's re-sync job uploads the Shopify-ready GLB and adds it; once Shopify
+  // has processed it (read again 20 s later), the product page says so.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page.getByTestId("product-media-state").textContent();
+      },
+      { timeout: 120_000, intervals: [3_000] },
+    )
+    .toBe("In the product's media");
+  expect(fakeAdmin.media.map((media) => ({ productId: media.productId, alt: media.alt, status: media.status, magic: media.bytes.subarray(0, 4).toString() }))).toEqual([
+    { productId: `gid://shopify/Product/${CHAIR.id}`, alt: model.name, status: "READY", magic: "glTF" },
+  ]);
+  const media = fakeAdmin.calls.map((call) => call.operation).filter((operation) => !operation.startsWith("ScanroomProduct") && operation !== "ScanroomSetModel");
+  expect(media.slice(0, 2)).toEqual(["ScanroomStageModel", "ScanroomAddModelMedia"]);
+
+  // Back on the list, the product shows its model and its media.
   await page.getByRole("link", { name: "Products" }).click();
   await expect(page.getByText(`3D: ${model.name}`)).toBeVisible();
-  // List, product, the attach (product check, metafield write), the product page again, the list again.
-  expect(fakeAdmin.calls.map((call) => call.operation)).toEqual([
+  await expect(page.getByText("In the product's media")).toBeVisible();
+  // List, product, the attach (product check, metafield write), then the product page and the list again.
+  expect(fakeAdmin.calls.map((call) => call.operation).filter((operation) => operation.startsWith("ScanroomProduct")).slice(0, 3)).toEqual([
     "ScanroomProducts",
     "ScanroomProduct",
     "ScanroomProduct",
-    "ScanroomSetModel",
-    "ScanroomProduct",
-    "ScanroomProducts",
   ]);
   expect(consoleErrors).toEqual([]);
 });

@@ -31,6 +31,21 @@ export interface AdminCall {
   variables: Record<string, any>;
 }
 
+/** A 3D model in a product's media at "Shopify": processing until its state is next read, then ready. */
+export interface FakeModelMedia {
+  id: string;
+  productId: string;
+  alt: string;
+  status: "PROCESSING" | "READY";
+  bytes: Buffer;
+}
+
+/** The store's staged uploads (Shopify's bucket: a multipart POST here) and its products' 3D media. */
+interface MediaState {
+  staged: Map<string, Buffer>;
+  media: FakeModelMedia[];
+}
+
 function productNode(p: FakeProduct) {
   return {
     id: `gid://shopify/Product/${p.id}`,
@@ -42,8 +57,35 @@ function productNode(p: FakeProduct) {
   };
 }
 
-function answer(products: FakeProduct[], operation: string, variables: Record<string, any>): unknown {
+const mediaNode = (m: FakeModelMedia) => ({ id: m.id, alt: m.alt, mediaContentType: "MODEL_3D", status: m.status, mediaErrors: [] });
+
+function answer(products: FakeProduct[], state: MediaState, operation: string, variables: Record<string, any>): unknown {
   switch (operation) {
+    case "ScanroomStageModel": {
+      const key = `staged/${state.staged.size + state.media.length + 1}/${variables.input[0].filename}`;
+      return {
+        stagedUploadsCreate: {
+          stagedTargets: [{ url: `${FAKE_ADMIN_ORIGIN}/staged-uploads`, resourceUrl: `${FAKE_ADMIN_ORIGIN}/staged-uploads/${key}`, parameters: [{ name: "key", value: key }] }],
+          userErrors: [],
+        },
+      };
+    }
+    case "ScanroomAddModelMedia": {
+      const [input] = variables.media;
+      const bytes = state.staged.get(new URL(input.originalSource).pathname.replace("/staged-uploads/", ""));
+      if (!bytes) return { productUpdate: { product: null, userErrors: [{ field: ["media"], message: "The staged file is missing." }] } };
+      const media: FakeModelMedia = { id: `gid://shopify/Model3d/${9000 + state.media.length}`, productId: variables.product.id, alt: input.alt, status: "PROCESSING", bytes };
+      state.media.push(media);
+      return { productUpdate: { product: { media: { nodes: [mediaNode(media)] } }, userErrors: [] } };
+    }
+    case "ScanroomModelMediaStatus":
+      return {
+        nodes: variables.ids.map((id: string) => {
+          const media = state.media.find((m) => m.id === id);
+          if (media) media.status = "READY";
+          return media ? mediaNode(media) : null;
+        }),
+      };
     case "ScanroomProducts": {
       const text = typeof variables.query === "string" ? variables.query.toLowerCase() : "";
       const page = products.filter((p) => p.title.toLowerCase().includes(text)).slice(0, variables.first ?? 20);
@@ -82,14 +124,26 @@ async function readJson(req: IncomingMessage) {
 /** One store's Admin API on FAKE_ADMIN_ORIGIN; `calls` records each GraphQL operation it answered. */
 export async function startFakeAdminApi({ shop, accessToken, products }: { shop: string; accessToken: string; products: FakeProduct[] }) {
   const calls: AdminCall[] = [];
+  const state: MediaState = { staged: new Map(), media: [] };
   const graphqlPath = new RegExp(`^/${shop.replace(/\./g, "\\.")}/admin/api/[\\w-]+/graphql\\.json$`);
   const server = createServer(async (req, res) => {
+    if (req.method === "POST" && req.url === "/staged-uploads") {
+      // The staged upload: form fields, then the file (as Shopify's bucket takes it).
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const form = await new Request("http://staged/", { method: "POST", headers: { "content-type": String(req.headers["content-type"]) }, body: Buffer.concat(chunks) }).formData();
+      const file = form.get("file");
+      if (!(file instanceof Blob) || typeof form.get("key") !== "string") return send(res, 400, { error: "key and file are required" });
+      state.staged.set(String(form.get("key")), Buffer.from(await file.arrayBuffer()));
+      res.writeHead(204).end();
+      return;
+    }
     if (req.method !== "POST" || !graphqlPath.test(req.url ?? "") || req.headers["x-shopify-access-token"] !== accessToken) {
       return send(res, 401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
     }
     const body = await readJson(req);
     const operation = /(?:query|mutation)\s+(\w+)/.exec(body.query)?.[1] ?? "anonymous";
-    const data = answer(products, operation, body.variables ?? {});
+    const data = answer(products, state, operation, body.variables ?? {});
     if (data === undefined) return send(res, 200, { errors: [{ message: `the fake Admin API does not know ${operation}` }] });
     calls.push({ operation, variables: body.variables ?? {} });
     send(res, 200, { data });
@@ -99,5 +153,5 @@ export async function startFakeAdminApi({ shop, accessToken, products }: { shop:
     server.once("error", reject);
     server.listen(Number(port), hostname, resolve);
   });
-  return { calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { calls, media: state.media, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

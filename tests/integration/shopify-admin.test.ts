@@ -1,5 +1,12 @@
 import { getHmac, getJwt, setUpValidSession } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { buffer } from "node:stream/consumers";
+import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { signPostPolicy } from "../../scripts/lib/s3-server.mjs";
+import { s3TestConfig } from "../setup/config";
+import { SHARED_DATA } from "../setup/shared-data";
 import { startTestServer } from "../setup/test-server";
 
 // The embedded admin (products, links, bulk import, plans), the connect flow and the Shopify webhooks added for
@@ -20,6 +27,11 @@ type FakeCharge = { id: string; name: string; status: string; test: boolean; cur
 const catalogs: Record<string, FakeProduct[]> = {};
 const charges: Record<string, FakeCharge[]> = {};
 const refuseMetafieldFor = new Set<string>();
+// Product media (issue 40): what each product's media list holds at "Shopify", and how its processing ends.
+type FakeMedia = { id: string; alt: string; contentType: "MODEL_3D" | "IMAGE"; status: "PROCESSING" | "READY" | "FAILED"; bytes?: Uint8Array; ours?: boolean };
+const productMedia: Record<string, FakeMedia[]> = {};
+const mediaOutcome = { failNext: null as string | null, throttleNextStage: false };
+let mediaSeq = 0;
 const adminCalls: Array<{ shop: string; operation: string; variables: Record<string, any> }> = [];
 
 function productNode(p: FakeProduct) {
@@ -43,7 +55,27 @@ function chargeNode(c: FakeCharge) {
   };
 }
 
-function answer(shop: string, query: string, variables: Record<string, any>): unknown {
+/**
+ * Shopify's processing of an uploaded model: still under way at the first read of its state (right after the
+ * upload), done at the next: ready, or failed with a reason.
+ */
+function processModel(media: FakeMedia & { reads?: number }) {
+  if (media.status !== "PROCESSING") return;
+  media.reads = (media.reads ?? 0) + 1;
+  if (media.reads < 2) return;
+  media.status = mediaOutcome.failNext ? "FAILED" : "READY";
+  (media as FakeMedia & { error?: string }).error = mediaOutcome.failNext ?? undefined;
+  mediaOutcome.failNext = null;
+}
+const mediaNode = (m: FakeMedia & { error?: string }) => ({
+  id: m.id,
+  alt: m.alt,
+  mediaContentType: m.contentType,
+  status: m.status,
+  mediaErrors: m.error ? [{ message: m.error }] : [],
+});
+
+async function answer(shop: string, query: string, variables: Record<string, any>): Promise<unknown> {
   const catalog = catalogs[shop] ?? [];
   const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? "anonymous";
   adminCalls.push({ shop, operation, variables });
@@ -81,6 +113,54 @@ function answer(shop: string, query: string, variables: Record<string, any>): un
     }
     case "ScanroomDeleteModel":
       return { metafieldsDelete: { deletedMetafields: [{ ...variables.metafields[0], namespace: "app--1--scanroom" }], userErrors: [] } };
+    case "ScanroomStageModel": {
+      // Shopify hands out a signed POST to its bucket; here, to the run's S3 server, signed with its secret.
+      if (mediaOutcome.throttleNextStage) {
+        mediaOutcome.throttleNextStage = false;
+        throw new ThrottledError();
+      }
+      const input = variables.input[0];
+      const s3 = s3TestConfig()!;
+      const key = `staged/${++mediaSeq}/${input.filename}`;
+      const fields = signPostPolicy({ bucket: s3.bucket, key, contentType: input.mimeType, maxBytes: Number(input.fileSize), secretAccessKey: s3.secretAccessKey });
+      return {
+        stagedUploadsCreate: {
+          stagedTargets: [{ url: `${s3.endpoint}/${s3.bucket}`, resourceUrl: `${s3.endpoint}/${s3.bucket}/${key}`, parameters: Object.entries(fields).map(([name, value]) => ({ name, value })) }],
+          userErrors: [],
+        },
+      };
+    }
+    case "ScanroomAddModelMedia": {
+      const [input] = variables.media;
+      const list = (productMedia[variables.product.id] ??= []);
+      const bytes = await readStaged(input.originalSource);
+      if (!bytes) return { productUpdate: { product: null, userErrors: [{ field: ["media", "0", "originalSource"], message: "Media failed to upload: the staged file is missing." }] } };
+      list.push({ id: `gid://shopify/Model3d/${5000 + ++mediaSeq}`, alt: input.alt, contentType: input.mediaContentType, status: "PROCESSING", bytes, ours: true });
+      return { productUpdate: { product: { media: { nodes: list.slice(-1).map(mediaNode) } }, userErrors: [] } };
+    }
+    case "ScanroomModelMediaStatus": {
+      const all = Object.values(productMedia).flat();
+      return {
+        nodes: variables.ids.map((id: string) => {
+          const media = all.find((m) => m.id === id);
+          if (media) processModel(media);
+          return media ? mediaNode(media) : null;
+        }),
+      };
+    }
+    case "ScanroomDeleteModelMedia": {
+      const deleted: string[] = [];
+      const userErrors: Array<{ field: string[]; message: string; code: string }> = [];
+      for (const id of variables.fileIds as string[]) {
+        const holder = Object.values(productMedia).find((list) => list.some((m) => m.id === id));
+        if (!holder) userErrors.push({ field: ["fileIds"], message: `File id ${id} does not exist.`, code: "FILE_DOES_NOT_EXIST" });
+        else {
+          holder.splice(holder.findIndex((m) => m.id === id), 1);
+          deleted.push(id);
+        }
+      }
+      return { fileDelete: { deletedFileIds: deleted, userErrors } };
+    }
     case "appSubscription":
       return {
         currentAppInstallation: {
@@ -121,17 +201,45 @@ const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, 
     return new Response(JSON.stringify({ errors: "[API] Invalid API key or access token" }), { status: 401 });
   }
   const body = JSON.parse(String(init?.body));
-  return new Response(JSON.stringify({ data: answer(shop, body.query, body.variables ?? {}) }), {
-    status: 200,
-    headers: { "Content-Type": "application/json" },
-  });
+  try {
+    return new Response(JSON.stringify({ data: await answer(shop, body.query, body.variables ?? {}) }), {
+      status: 200,
+      headers: { "Content-Type": "application/json" },
+    });
+  } catch (error) {
+    if (!(error instanceof ThrottledError)) throw error;
+    // Shopify's answer when a query's cost is over the bucket's points left.
+    const errors = [{ message: "Throttled", extensions: { code: "THROTTLED" } }];
+    return new Response(JSON.stringify({ errors, extensions: { cost: { throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 0, restoreRate: 100 } } } }), {
+      status: 200,
+      headers: { "Content-Type": "application/json" },
+    });
+  }
 });
+
+class ThrottledError extends Error {}
+
+/** What the staged upload stored in the S3 server (as Shopify reads it to process the model); null when absent. */
+async function readStaged(resourceUrl: string): Promise<Uint8Array | null> {
+  const s3 = s3TestConfig()!;
+  const key = decodeURIComponent(new URL(resourceUrl).pathname.split("/").slice(2).join("/"));
+  const client = new S3Client({ endpoint: s3.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  try {
+    const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+    return await object.Body!.transformToByteArray();
+  } catch {
+    return null;
+  }
+}
 
 const { db } = await import("~/db.server");
 const { sessionStorage } = await import("~/auth/session.server");
 const { apiVersion, shopify } = await import("~/shopify.server");
 const { issueConnectToken } = await import("~/domain/shop-connect.server");
 const { buildModelMetafield } = await import("~/lib/shopify-model-metafield");
+const { storage } = await import("~/storage/index.server");
+const { shopifyGlbKey } = await import("~/domain/product-media.server");
+const { storefrontsShowingItemChanged } = await import("~/domain/storefront-sync.server");
 const home = await import("~/routes/app._index");
 const productsPage = await import("~/routes/app.products._index");
 const productPage = await import("~/routes/app.products.$id");
@@ -142,6 +250,14 @@ const siteDashboard = await import("~/routes/shopify.dashboard");
 const productsDelete = await import("~/routes/webhooks.products.delete");
 const subscriptionsUpdate = await import("~/routes/webhooks.app_subscriptions.update");
 const appUninstalled = await import("~/routes/webhooks.app.uninstalled");
+
+const SHARED_MODELS = path.join(SHARED_DATA, "models");
+
+/** The JSON chunk of a GLB. */
+function glbJson(glb: Uint8Array): any {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  return JSON.parse(Buffer.from(glb.subarray(20, 20 + view.getUint32(12, true))).toString("utf8"));
+}
 
 // ── Helpers ───────────────────────────────────────────────────────────────────────────────────────────
 const DESKTOP_UA =
@@ -223,6 +339,9 @@ beforeEach(async () => {
   adminCalls.length = 0;
   refuseMetafieldFor.clear();
   for (const key of Object.keys(charges)) delete charges[key];
+  for (const key of Object.keys(productMedia)) delete productMedia[key];
+  Object.assign(mediaOutcome, { failNext: null, throttleNextStage: false });
+  await db().productMedia.deleteMany({});
   const fillers = Array.from({ length: 22 }, (_, i) => ({ id: 300 + i, title: `Zz filler ${String(i).padStart(2, "0")}`, handle: `filler-${i}`, variants: [{ id: 3000 + i, title: "Default Title" }] }));
   catalogs[domain("shop-a")] = [LAMP, CHAIR, ...fillers];
   catalogs[domain("shop-b")] = [SOFA];
@@ -519,6 +638,159 @@ describe("products and links in the embedded admin", () => {
     expect(callsOf("ScanroomProducts")[0].variables.query).toBe("handle:oak-chair OR handle:brass-lamp OR handle:no-such-product OR handle:sofa");
     expect(callsOf("ScanroomSetModel").map((c) => c.variables.metafields[0].ownerId)).toEqual(["gid://shopify/Product/101", "gid://shopify/Product/102"]);
   });
+});
+
+// ── The product's own 3D media (issue 40) ─────────────────────────────────────────────────────────────
+describe("the product's own 3D media", () => {
+  const CHAIR_GID = "gid://shopify/Product/101";
+  let scanMesh: Uint8Array; // a scan's web GLB: meshopt geometry, WebP atlas (what the worker publishes)
+  let rescanMesh: Uint8Array;
+  const FOREIGN: FakeMedia = { id: "gid://shopify/Model3d/42", alt: "The merchant's own model", contentType: "MODEL_3D", status: "READY" };
+
+  beforeAll(async () => {
+    const { compressGlbForWeb } = await import("~/worker/web-glb.server");
+    scanMesh = await compressGlbForWeb(new Uint8Array(readFileSync(path.join(SHARED_MODELS, "cat.glb"))));
+    rescanMesh = await compressGlbForWeb(new Uint8Array(readFileSync(path.join(SHARED_MODELS, "SpecularTest.glb"))));
+  });
+
+  /** A ready scan whose mesh is stored like the worker stores it; `mesh` null: a splat with no mesh. */
+  async function createScan(ownerId: string, mesh: Uint8Array | null) {
+    const item = await createModel(ownerId, { modelType: "ply", uploadType: "video", fileFormat: "ply", fileKey: "unused.ply" });
+    if (!mesh) return item;
+    const meshKey = `items/${item.id}/scan/mesh-${++seq}.glb`;
+    await storage().write(meshKey, mesh);
+    return db().item.update({ where: { id: item.id }, data: { meshKey } });
+  }
+
+  const attach = async (itemId: string, addToMedia: "on" | "off", variantGid = "") =>
+    run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "attach", variantGid, itemId, addToMedia }), { id: "101" })));
+  const mediaRows = () => db().productMedia.findMany({ where: { productGid: CHAIR_GID }, orderBy: { createdAt: "asc" } });
+  async function mediaSettled(check: (rows: Awaited<ReturnType<typeof mediaRows>>) => boolean, what: string) {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const rows = await mediaRows();
+      if (check(rows)) return rows;
+      if (Date.now() > deadline) throw new Error(`the product media did not settle (${what}): ${JSON.stringify(rows)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  const ourMedia = () => (productMedia[CHAIR_GID] ?? []).filter((m) => m.ours);
+
+  it("a scan linked with the option goes up as a Shopify-ready GLB, becomes the product's 3D media, and its state shows", async () => {
+    productMedia[CHAIR_GID] = [{ ...FOREIGN }];
+    const { user } = await installShop("shop-a");
+    const scan = await createScan(user!.id, scanMesh);
+    const models = await run(productPage.loader(args(await adminRequest("shop-a", "/app/products/101"), { id: "101" })));
+    expect(models.body.models.find((m: { value: string }) => m.value === scan.id)).toMatchObject({ hasMesh: true });
+
+    expect(await attach(scan.id, "on")).toMatchObject({ status: 200, body: { ok: true } });
+    // The queued re-sync pushes it; Shopify processes it, and the next check (20 s later) reads it ready.
+    const [pushed] = await mediaSettled((rows) => rows.length === 1 && rows[0]!.status === "processing", "pushed");
+    const stage = callsOf("ScanroomStageModel", "shop-a")[0]!.variables.input[0];
+    expect(stage).toMatchObject({ resource: "MODEL_3D", mimeType: "model/gltf-binary", httpMethod: "POST", filename: `${scan.name.replace(/\s+/g, "-")}.glb` });
+    const [media] = ourMedia();
+    expect(media).toMatchObject({ id: pushed!.mediaGid, alt: scan.name, contentType: "MODEL_3D" });
+    expect(Number(stage.fileSize)).toBe(media!.bytes!.length);
+    // What Shopify received is the GLB kept beside the model: core glTF, JPEG/PNG textures, valid, within the limits.
+    const kept = new Uint8Array(await buffer(await storage().createReadStream(shopifyGlbKey(scan.id, scan.meshKey!))));
+    expect(Buffer.compare(Buffer.from(kept), Buffer.from(media!.bytes!))).toBe(0);
+    const json = glbJson(media!.bytes!);
+    expect(json.extensionsUsed ?? []).not.toEqual(expect.arrayContaining(["EXT_meshopt_compression"]));
+    expect((json.extensionsUsed ?? []).filter((name: string) => ["EXT_meshopt_compression", "EXT_texture_webp", "KHR_mesh_quantization", "KHR_draco_mesh_compression"].includes(name))).toEqual([]);
+    expect(json.images.map((image: { mimeType: string }) => image.mimeType).every((type: string) => type === "image/jpeg" || type === "image/png")).toBe(true);
+    const { assertValidGltf } = await import("~/worker/gltf-validation.server");
+    const validated = await assertValidGltf(media!.bytes!);
+    expect(media!.bytes!.length).toBeLessThanOrEqual(15 * 1024 * 1024);
+    process.stdout.write(`product media: scan GLB ${scanMesh.length} bytes -> Shopify-ready ${media!.bytes!.length} bytes, ${validated.triangles} triangles, ${validated.warnings} validator warnings\n`);
+    expect(productMedia[CHAIR_GID]).toContainEqual(FOREIGN);
+
+    const [ready] = await mediaSettled((rows) => rows[0]?.status === "ready", "ready");
+    expect(ready).toMatchObject({ mediaGid: media!.id, glbBytes: media!.bytes!.length });
+    const page = await run(productPage.loader(args(await adminRequest("shop-a", "/app/products/101"), { id: "101" })));
+    expect(page.body.rows[0]).toMatchObject({ addToMedia: true, media: { tone: "success", label: "In the product's media", failed: false } });
+    const list = await run(productsPage.loader(args(await adminRequest("shop-a", "/app/products"))));
+    expect(list.body.products.find((p: { id: string }) => p.id === "101").media).toEqual({ tone: "success", label: "In the product's media" });
+  }, 150_000);
+
+  it("a re-scan replaces our media, turning the option off removes it, and the merchant's own media is never touched", async () => {
+    productMedia[CHAIR_GID] = [{ ...FOREIGN }];
+    const { user } = await installShop("shop-a");
+    const scan = await createScan(user!.id, scanMesh);
+    await attach(scan.id, "on");
+    const [first] = await mediaSettled((rows) => rows[0]?.status === "processing", "first push");
+
+    // The re-scan publishes a new mesh: a new GLB goes up, then the one it replaces is deleted.
+    const meshKey = `items/${scan.id}/scan/mesh-rescan.glb`;
+    await storage().write(meshKey, rescanMesh);
+    await db().item.update({ where: { id: scan.id }, data: { meshKey } });
+    await storefrontsShowingItemChanged(scan.id);
+    const [second] = await mediaSettled((rows) => rows[0]?.sourceKey === meshKey && rows[0].status !== "uploading" && rows[0].retiredMediaGids.length === 0, "replaced");
+    expect(second!.mediaGid).not.toBe(first!.mediaGid);
+    expect(ourMedia().map((m) => m.id)).toEqual([second!.mediaGid]);
+    expect(callsOf("ScanroomDeleteModelMedia").map((c) => c.variables.fileIds)).toEqual([[first!.mediaGid]]);
+
+    // Off: ours goes, the merchant's stays; the link and the storefront block stay.
+    const off = await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "media", variantGid: "", addToMedia: "off" }), { id: "101" })));
+    expect(off).toMatchObject({ status: 200, body: { ok: true, message: "Product media updated" } });
+    await mediaSettled((rows) => rows.length === 0, "removed");
+    expect(productMedia[CHAIR_GID]).toEqual([FOREIGN]);
+    expect(await linksOf("shop-a")).toHaveLength(1);
+    expect(callsOf("ScanroomDeleteModelMedia").flatMap((c) => c.variables.fileIds)).not.toContain(FOREIGN.id);
+  }, 150_000);
+
+  it("Shopify's processing failure shows its reason, and Retry pushes again in place of the failed one", async () => {
+    const { user } = await installShop("shop-a");
+    const scan = await createScan(user!.id, scanMesh);
+    mediaOutcome.failNext = "Model file exceeds the maximum number of textures.";
+    await attach(scan.id, "on");
+    const [failed] = await mediaSettled((rows) => rows[0]?.status === "failed", "failed");
+    const page = await run(productPage.loader(args(await adminRequest("shop-a", "/app/products/101"), { id: "101" })));
+    expect(page.body.rows[0].media).toEqual({ tone: "critical", label: "Not in the product's media: Model file exceeds the maximum number of textures.", failed: true });
+
+    const retry = await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "retry-media", variantGid: "" }), { id: "101" })));
+    expect(retry).toMatchObject({ status: 200, body: { ok: true } });
+    const [again] = await mediaSettled((rows) => rows[0]?.status === "ready" && rows[0].retiredMediaGids.length === 0, "retried");
+    expect(again!.mediaGid).not.toBe(failed!.mediaGid);
+    expect(ourMedia().map((m) => m.id)).toEqual([again!.mediaGid]);
+  }, 150_000);
+
+  it("a splat without a mesh says so and pushes nothing; deleting a model removes its media", async () => {
+    productMedia[CHAIR_GID] = [{ ...FOREIGN }];
+    const { user } = await installShop("shop-a");
+    const splat = await createScan(user!.id, null);
+    const scan = await createScan(user!.id, scanMesh);
+    await attach(splat.id, "on");
+    await attach(scan.id, "on", "gid://shopify/ProductVariant/1011");
+    const page = await run(productPage.loader(args(await adminRequest("shop-a", "/app/products/101"), { id: "101" })));
+    expect(page.body.models.find((m: { value: string }) => m.value === splat.id)).toMatchObject({ hasMesh: false });
+    expect(page.body.rows[0]).toMatchObject({ model: { id: splat.id, hasMesh: false } });
+    const rows = await mediaSettled((r) => r.length === 1 && r[0]!.status === "processing", "the scan's media only");
+    expect(rows[0]!.itemId).toBe(scan.id);
+    expect(callsOf("ScanroomStageModel")).toHaveLength(1);
+
+    const { deleteItem } = await import("~/domain/items.server");
+    await deleteItem({ itemId: scan.id, ownerId: user!.id });
+    await mediaSettled((r) => r.length === 0, "deleted with its model");
+    expect(productMedia[CHAIR_GID]).toEqual([FOREIGN]);
+  }, 150_000);
+
+  it("a sync that Shopify throttles mid-way is resumed by the next run without a second copy of the model", async () => {
+    const { user } = await installShop("shop-a");
+    const scan = await createScan(user!.id, scanMesh);
+    const shop = await db().shop.findFirstOrThrow({ where: { shopDomain: domain("shop-a") } });
+    await db().productModelLink.create({ data: { shopId: shop.id, productGid: CHAIR_GID, itemId: scan.id, addToMedia: true } });
+    const { resyncProduct } = await import("~/domain/storefront-sync.server");
+    mediaOutcome.throttleNextStage = true;
+    await expect(resyncProduct({ shopDomain: domain("shop-a"), productGid: CHAIR_GID })).rejects.toThrow();
+    expect((await mediaRows()).map((row) => row.status)).toEqual(["uploading"]);
+    expect(ourMedia()).toEqual([]);
+    // The queue's retry: the same job again.
+    expect(await resyncProduct({ shopDomain: domain("shop-a"), productGid: CHAIR_GID })).toEqual({ status: "synced", mediaProcessing: 1 });
+    expect(ourMedia()).toHaveLength(1);
+    expect(await resyncProduct({ shopDomain: domain("shop-a"), productGid: CHAIR_GID })).toEqual({ status: "synced", mediaProcessing: 0 });
+    expect(ourMedia()).toHaveLength(1);
+    expect((await mediaRows()).map((row) => row.status)).toEqual(["ready"]);
+  }, 150_000);
 });
 
 describe("the embedded admin pages in a browser-like document load", () => {
