@@ -94,7 +94,13 @@ export async function consumeQueue(name: string, handle: (data: unknown) => Prom
   names.add(name);
   try {
     await target.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
-      await handle(job.data);
+      try {
+        await handle(job.data);
+      } catch (error) {
+        // The queue retries it (or gives up after its retry limit): say why, for whoever reads the logs.
+        logger.warn("a queued job failed", { queue: name, jobId: job.id, error });
+        throw error;
+      }
     });
   } catch (error) {
     names.delete(name);
