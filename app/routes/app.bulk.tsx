@@ -22,16 +22,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const csv = String(form.get("csv") ?? "");
   const addToMedia = form.get("addToMedia") === "on";
-  if (csv.length > CSV_MAX_CHARS) return json({ error: "The CSV is too large.", attached: 0, failures: [] }, { status: 413 });
+  if (csv.length > CSV_MAX_CHARS) return json({ error: "The CSV is too large.", attached: 0, failures: [], addToMedia }, { status: 413 });
   const { rows, problems } = parseLinkCsv(csv);
   const failures = problems.map((problem) => ({ line: problem.line, handle: "", message: problem.message }));
-  if (rows.length === 0 && problems.length === 0) return json({ error: "The CSV has no links.", attached: 0, failures }, { status: 400 });
+  if (rows.length === 0 && problems.length === 0) return json({ error: "The CSV has no links.", attached: 0, failures, addToMedia }, { status: 400 });
   try {
     const results = await bulkAttachByHandle({ admin, shopDomain: session.shop, rows, addToMedia });
     for (const row of results) if (!row.ok) failures.push({ line: row.line, handle: row.handle, message: row.message });
-    return json({ error: null, attached: results.filter((row) => row.ok).length, failures });
+    return json({ error: null, attached: results.filter((row) => row.ok).length, failures, addToMedia });
   } catch (error) {
-    if (isAppError(error)) return json({ error: error.message, attached: 0, failures }, { status: error.status });
+    if (isAppError(error)) return json({ error: error.message, attached: 0, failures, addToMedia }, { status: error.status });
     throw error;
   }
 }
@@ -50,7 +50,9 @@ export default function ShopifyBulkImport() {
         {!connected && <Banner tone="warning" title="Connect a Scanroom account first (Scanroom home)." />}
         {result?.error && <Banner tone="critical" title={result.error} />}
         {result && !result.error && (
-          <Banner tone={failed.length ? "warning" : "success"} title={`${result.attached} attached, ${failed.length} not attached`} />
+          <Banner tone={failed.length ? "warning" : "success"} title={`${result.attached} attached, ${failed.length} not attached`}>
+            {result.addToMedia && result.attached > 0 && <p>Their meshes go into the products&apos; media one product at a time; the Products page shows where each one is.</p>}
+          </Banner>
         )}
         <Card>
           <Form method="post">

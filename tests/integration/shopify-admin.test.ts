@@ -623,6 +623,7 @@ describe("products and links in the embedded admin", () => {
     expect(result.body).toEqual({
       error: null,
       attached: 2,
+      addToMedia: false,
       failures: [
         { line: 5, handle: "", message: '"not-a-model" is not a model id.' },
         { line: 4, handle: "no-such-product", message: "No product with this handle." },
@@ -772,6 +773,21 @@ describe("the product's own 3D media", () => {
     await deleteItem({ itemId: scan.id, ownerId: user!.id });
     await mediaSettled((r) => r.length === 0, "deleted with its model");
     expect(productMedia[CHAIR_GID]).toEqual([FOREIGN]);
+  }, 150_000);
+
+  it("the bulk import with the option puts each product's mesh in its media, one job per product", async () => {
+    const { user } = await installShop("shop-a");
+    const [chairScan, lampScan] = [await createScan(user!.id, scanMesh), await createScan(user!.id, rescanMesh)];
+    const csv = ["handle,model_id", `oak-chair,${chairScan.id}`, `brass-lamp,${lampScan.id}`].join("\n");
+    const result = await run(bulkPage.action(args(await adminRequest("shop-a", "/app/bulk", { csv, addToMedia: "on" }))));
+    expect(result.body).toMatchObject({ error: null, attached: 2, addToMedia: true });
+    const deadline = Date.now() + 90_000;
+    while ((await db().productMedia.count({ where: { status: "ready" } })) < 2) {
+      if (Date.now() > deadline) throw new Error(`bulk media: ${JSON.stringify(await db().productMedia.findMany())}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const byProduct = Object.fromEntries(Object.entries(productMedia).map(([product, list]) => [product, list.filter((m) => m.ours).map((m) => m.alt)]));
+    expect(byProduct).toEqual({ [CHAIR_GID]: [chairScan.name], "gid://shopify/Product/102": [lampScan.name] });
   }, 150_000);
 
   it("a sync that Shopify throttles mid-way is resumed by the next run without a second copy of the model", async () => {
