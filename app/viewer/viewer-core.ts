@@ -32,7 +32,6 @@ import type { ViewerContext, ViewerSettings } from "./viewer-context";
 
 /** Longest wait for a decoded splat to be sorted and drawn before "ready" fires anyway. */
 const SPLAT_FIRST_DRAW_TIMEOUT_MS = 5_000;
-const mark = markLoad;
 
 export interface ViewerCore {
   readonly context: ViewerContext;
@@ -262,7 +261,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
    */
   async function waitForFirstDraw(kind: LoadedModel["kind"]): Promise<void> {
     if (!context.renderer) return;
-    mark("presented");
+    markLoad("presented");
     renderNow(); // synchronous: compiles shaders and surfaces GPU errors inside load()
     if (kind !== "mesh" && spark) {
       const shown = context.model;
@@ -285,7 +284,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
     if (context.disposed || !context.renderer) return;
     if (needsRender) renderNow();
     waitForGpu(context.renderer.getContext()); // gpu-fence.ts: finish(), not a polled fence (issue 20)
-    if (context.firstFrameAt === null) mark("first-frame");
+    if (context.firstFrameAt === null) markLoad("first-frame");
     context.firstFrameAt ??= performance.now();
     if (!context.disposed && context.loop?.running) await context.loop.nextFrame();
   }
