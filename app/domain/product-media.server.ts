@@ -12,6 +12,7 @@ import {
   addProductModelMedia,
   deleteModelMedia,
   readModelMediaStates,
+  renameModelMedia,
   stageModelUpload,
   uploadToStagedTarget,
 } from "./shopify-media-api.server";
@@ -22,7 +23,7 @@ import type { MediaState } from "./product-media-presenter";
  * mesh in the product's media list, where Shopify's product viewer, AR (Shopify makes the USDZ) and the Shop
  * app read it. `syncProductMedia` makes Shopify match the links: it pushes a Shopify-ready GLB of each model
  * wanted (made once per mesh and kept in storage beside the model), replaces it when the mesh changed (a
- * re-scan, a version restored) and deletes what is no longer wanted (unlinked, the option turned off, the model
+ * re-scan, a version restored), sends a rename on as its alt text, and deletes what is no longer wanted (unlinked, the option turned off, the model
  * deleted, hidden or made private). Only media we added is ever deleted: we know it by Shopify's id. It runs in
  * the storefront re-sync job of the product (app/jobs/storefront-sync-jobs.server.ts), so every change that
  * re-syncs a storefront re-syncs the media too, with the queue's retries when Shopify is slow or throttles.
@@ -97,6 +98,7 @@ async function pushMedia(admin: AdminGraphql, shopId: string, productGid: string
       where,
       data: {
         mediaGid: media.mediaGid,
+        alt: wanted.name,
         ...(row.mediaGid ? { retiredMediaGids: { push: row.mediaGid } } : {}),
         status: media.state,
         error: media.error,
@@ -124,7 +126,14 @@ export async function syncProductMedia(admin: AdminGraphql, shopId: string, prod
   // "uploading" (a crash, a retry asked for) is pushed again.
   for (const model of wanted) {
     const row = ours.find((media) => media.itemId === model.itemId);
-    if (row && row.sourceKey === model.meshKey && row.status !== "uploading") continue;
+    if (row && row.sourceKey === model.meshKey && row.status !== "uploading") {
+      // The same mesh: only a renamed model's alt text is sent on.
+      if (row.mediaGid && row.alt !== model.name) {
+        await renameModelMedia(admin, row.mediaGid, model.name);
+        await db().productMedia.update({ where: { id: row.id }, data: { alt: model.name } });
+      }
+      continue;
+    }
     await pushMedia(admin, shopId, productGid, model);
     outcome.pushed += 1;
   }

@@ -116,6 +116,25 @@ export async function readModelMediaStates(admin: AdminGraphql, mediaGids: strin
   return states;
 }
 
+const FILE_UPDATE = `#graphql
+  mutation ScanroomRenameModelMedia($files: [FileUpdateInput!]!) {
+    fileUpdate(files: $files) {
+      files { id alt }
+      userErrors { field message code }
+    }
+  }`;
+
+/** Sets the alt text of media we added (the model was renamed). */
+export async function renameModelMedia(admin: AdminGraphql, mediaGid: string, alt: string): Promise<void> {
+  const data = await request(
+    admin,
+    FILE_UPDATE,
+    { files: [{ id: mediaGid, alt }] },
+    z.object({ fileUpdate: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) }),
+  );
+  if (data.fileUpdate.userErrors.length > 0) throw new Error(`Shopify refused the alt text: ${messages(data.fileUpdate.userErrors)}`);
+}
+
 const FILE_DELETE = `#graphql
   mutation ScanroomDeleteModelMedia($fileIds: [ID!]!) {
     fileDelete(fileIds: $fileIds) {

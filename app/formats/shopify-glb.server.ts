@@ -1,16 +1,17 @@
 /**
- * A Shopify-ready GLB (issue 40, docs/decisions/044): the file a product's 3D media gets. Shopify's pipeline
- * (its viewer, the USDZ it makes for iPhone AR, the Shop app) is not trusted with what our web GLBs use —
+ * A Shopify-ready GLB (issue 40, docs/decisions/044): the file a product's 3D media (MODEL_3D) gets. Shopify's
+ * pipeline (its viewer, the USDZ it makes for iPhone AR, the Shop app) is not trusted with what our web GLBs use —
  * meshopt geometry with quantized attributes, WebP atlases (app/worker/web-glb.server.ts) — nor with Draco or
- * KTX2 from uploads. So the output holds core glTF 2.0 only (KHR_materials_unlit and KHR_texture_transform
- * kept: model-viewer honours both): geometry decoded to floats, textures as JPEG (PNG where a blended or masked
- * material uses alpha) at most 2048 px (Apple's AR guidance). It stays within 500,000 triangles
+ * KTX2 from uploads. So the output holds core glTF 2.0 only, plus KHR_materials_unlit and KHR_texture_transform
+ * where the input has them (model-viewer honours both): geometry decoded to floats, GPU instances made nodes,
+ * strips and fans made triangle lists, textures as JPEG (PNG where a blended or masked material uses the image's
+ * alpha) at most 2048 px on the longer side (Apple's AR guidance). It stays within 500,000 triangles
  * (meshoptimizer's simplifier) and 15 MB: above that Shopify re-optimizes the file itself, out of our control.
- * Over the size, textures shrink first (2048 → 1024 → 512), then JPEG quality, then the mesh is simplified.
+ * Over the size, textures shrink first (2048 → 1024 → 512), then JPEG quality drops, then the mesh is simplified.
  */
 import { Logger, NodeIO, type Document, type Texture } from "@gltf-transform/core";
 import { ALL_EXTENSIONS } from "@gltf-transform/extensions";
-import { dequantize, prune, simplify, weld } from "@gltf-transform/functions";
+import { convertPrimitiveToTriangles, dequantize, prune, simplify, uninstance, unpartition, weld } from "@gltf-transform/functions";
 import type { DecoderModule } from "draco3dgltf";
 import { MeshoptDecoder, MeshoptSimplifier } from "meshoptimizer";
 import sharp from "sharp";
@@ -19,16 +20,22 @@ export const SHOPIFY_GLB_MAX_BYTES = 15 * 1024 * 1024;
 export const SHOPIFY_GLB_MAX_TRIANGLES = 500_000;
 export const SHOPIFY_GLB_MAX_TEXTURE = 2048;
 
-/** Extensions the output may use; every other one is decoded away or dropped. */
+/** Extensions the output may keep; every other one is decoded away (compression, instancing) or dropped. */
 const KEPT_EXTENSIONS = new Set(["KHR_materials_unlit", "KHR_texture_transform"]);
-/** Tries in order until the file fits: longest texture side and JPEG quality. */
+/** Tried in order until the file fits: longest texture side and JPEG quality. */
 const TEXTURE_STEPS: Array<{ size: number; quality: number }> = [
   { size: SHOPIFY_GLB_MAX_TEXTURE, quality: 88 },
   { size: 1024, quality: 88 },
-  { size: 512, quality: 85 },
-  { size: 512, quality: 70 },
+  { size: 512, quality: 88 },
+  { size: 512, quality: 75 },
+  { size: 512, quality: 60 },
 ];
+/** Below this many triangles the simplifier is not asked for fewer: the model would no longer be the product. */
+const MIN_TRIANGLES = 1_000;
 const DRACO_EXTENSION = "KHR_draco_mesh_compression";
+const TRIANGLES = 4;
+const TRIANGLE_STRIP = 5;
+const TRIANGLE_FAN = 6;
 
 export class ShopifyGlbError extends Error {
   constructor(message: string) {
@@ -47,67 +54,112 @@ export interface ShopifyGlbReport {
 }
 
 let dracoDecoder: Promise<DecoderModule> | null = null;
+
+/** Draco's decoder (WebAssembly): created once per process, and only for a GLB that needs it. */
 function draco(): Promise<DecoderModule> {
   dracoDecoder ??= import("draco3dgltf").then((module) => (module.default ?? module).createDecoderModule());
   return dracoDecoder;
 }
 
-async function reader(): Promise<NodeIO> {
+async function nodeIO(): Promise<NodeIO> {
   await Promise.all([MeshoptDecoder.ready, MeshoptSimplifier.ready]);
   return new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR)).registerExtensions(ALL_EXTENSIONS).registerDependencies({ "meshopt.decoder": MeshoptDecoder });
 }
 
 async function read(glb: Uint8Array): Promise<Document> {
-  const io = await reader();
+  const io = await nodeIO();
   try {
     const json = await io.binaryToJSON(glb);
     if (json.json.extensionsUsed?.includes(DRACO_EXTENSION)) io.registerDependencies({ "draco3d.decoder": await draco() });
     return await io.readJSON(json);
   } catch (error) {
-    throw new ShopifyGlbError(`The model could not be read as a GLB: ${(error as Error).message}`);
+    throw new ShopifyGlbError(`The model could not be read as a GLB file (${(error as Error).message}).`);
   }
 }
 
-export function countTriangles(document: Document): number {
+/** Triangles the scenes draw: a mesh counts once for each node that shows it. */
+function countTriangles(document: Document): number {
   let triangles = 0;
-  for (const mesh of document.getRoot().listMeshes()) {
-    for (const primitive of mesh.listPrimitives()) {
-      if (primitive.getMode() !== 4) continue; // TRIANGLES; strips and fans are rare in our inputs
-      const indices = primitive.getIndices();
-      triangles += Math.floor((indices ? indices.getCount() : (primitive.getAttribute("POSITION")?.getCount() ?? 0)) / 3);
-    }
+  for (const scene of document.getRoot().listScenes()) {
+    scene.traverse((node) => {
+      for (const primitive of node.getMesh()?.listPrimitives() ?? []) {
+        if (primitive.getMode() !== TRIANGLES) continue;
+        const indices = primitive.getIndices();
+        triangles += Math.floor((indices ? indices.getCount() : (primitive.getAttribute("POSITION")?.getCount() ?? 0)) / 3);
+      }
+    });
   }
   return triangles;
 }
 
-/** Whether a texture's alpha is used: it is the base colour of a blended or masked material. */
-function usesAlpha(document: Document, texture: Texture): boolean {
-  return document
-    .getRoot()
-    .listMaterials()
-    .some((material) => material.getBaseColorTexture() === texture && material.getAlphaMode() !== "OPAQUE");
-}
-
-/** The decoded source images, kept so that each size step re-encodes from the original. */
-type Sources = Map<Texture, Uint8Array>;
-
-async function encodeTextures(document: Document, sources: Sources, step: { size: number; quality: number }) {
-  for (const [texture, source] of sources) {
-    const resized = sharp(source).resize({ width: step.size, height: step.size, fit: "inside", withoutEnlargement: true });
-    const png = usesAlpha(document, texture);
-    const bytes = png ? await resized.png({ compressionLevel: 9 }).toBuffer() : await resized.flatten().jpeg({ quality: step.quality, mozjpeg: true }).toBuffer();
-    texture.setImage(new Uint8Array(bytes)).setMimeType(png ? "image/png" : "image/jpeg");
+/** Core glTF geometry: instances as nodes, attributes as floats, triangle lists in one buffer; no extension left but the kept ones. */
+async function decodeGeometry(document: Document) {
+  await document.transform(uninstance(), dequantize(), unpartition());
+  for (const mesh of document.getRoot().listMeshes()) {
+    for (const primitive of mesh.listPrimitives()) {
+      const mode = primitive.getMode();
+      if (mode === TRIANGLE_STRIP || mode === TRIANGLE_FAN) convertPrimitiveToTriangles(primitive);
+    }
+  }
+  await document.transform(weld(), prune());
+  for (const extension of document.getRoot().listExtensionsUsed()) {
+    if (!KEPT_EXTENSIONS.has(extension.extensionName)) extension.dispose();
   }
 }
 
 async function simplifyTo(document: Document, maxTriangles: number) {
-  const triangles = countTriangles(document);
-  if (triangles <= maxTriangles) return;
-  // The simplifier stops at its error bound before the ratio: allow a large error, and retry tighter if needed.
-  for (const error of [0.01, 0.05, 0.2, 1]) {
-    await document.transform(simplify({ simplifier: MeshoptSimplifier, ratio: (maxTriangles / countTriangles(document)) * 0.98, error, lockBorder: false }));
-    if (countTriangles(document) <= maxTriangles) return;
+  // The simplifier stops at its error bound before the ratio: the bound is widened until the budget is met.
+  for (const error of [0.001, 0.01, 0.05, 0.2, 1]) {
+    const triangles = countTriangles(document);
+    if (triangles <= maxTriangles) return;
+    await document.transform(simplify({ simplifier: MeshoptSimplifier, ratio: (maxTriangles / triangles) * 0.98, error, lockBorder: false }));
   }
+}
+
+/** A texture to re-encode: its original image (each size step starts from it) and whether it must keep alpha. */
+interface Source {
+  texture: Texture;
+  image: Uint8Array;
+  alpha: boolean;
+}
+
+/** Whether a blended or masked material reads this texture's alpha (its base colour). */
+function alphaIsUsed(document: Document, texture: Texture): boolean {
+  return document
+    .getRoot()
+    .listMaterials()
+    .some((material) => material.getAlphaMode() !== "OPAQUE" && material.getBaseColorTexture() === texture);
+}
+
+async function textureSources(document: Document): Promise<Source[]> {
+  const sources: Source[] = [];
+  for (const texture of document.getRoot().listTextures()) {
+    const image = texture.getImage();
+    if (!image) continue;
+    let opaque: boolean;
+    try {
+      opaque = (await sharp(image).stats()).isOpaque; // decodes the whole image: a broken one fails here
+    } catch {
+      throw new ShopifyGlbError(
+        `The model has a texture (${texture.getMimeType() || "unknown format"}) that cannot be converted for Shopify; export it with PNG or JPEG textures.`,
+      );
+    }
+    sources.push({ texture, image, alpha: !opaque && alphaIsUsed(document, texture) });
+  }
+  return sources;
+}
+
+async function encodeTextures(sources: Source[], step: { size: number; quality: number }) {
+  for (const { texture, image, alpha } of sources) {
+    const resized = sharp(image).resize({ width: step.size, height: step.size, fit: "inside", withoutEnlargement: true });
+    // An opaque material ignores alpha: the colour is kept as it is (not composited on a background).
+    const bytes = alpha ? await resized.png({ compressionLevel: 9 }).toBuffer() : await resized.removeAlpha().jpeg({ quality: step.quality, mozjpeg: true }).toBuffer();
+    texture.setImage(new Uint8Array(bytes)).setMimeType(alpha ? "image/png" : "image/jpeg");
+  }
+}
+
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 /**
@@ -121,55 +173,39 @@ export async function shopifyReadyGlb(
   const maxBytes = options.maxBytes ?? SHOPIFY_GLB_MAX_BYTES;
   const maxTriangles = options.maxTriangles ?? SHOPIFY_GLB_MAX_TRIANGLES;
   const document = await read(glb);
+  await decodeGeometry(document);
   const inputTriangles = countTriangles(document);
   if (inputTriangles === 0) throw new ShopifyGlbError("The model has no triangles to show.");
-
-  // Geometry to plain floats; compression extensions off (their data is decoded already).
-  await document.transform(dequantize(), weld(), prune());
-  for (const extension of document.getRoot().listExtensionsUsed()) {
-    if (!KEPT_EXTENSIONS.has(extension.extensionName)) extension.dispose();
-  }
   await simplifyTo(document, maxTriangles);
-
-  const sources: Sources = new Map();
-  for (const texture of document.getRoot().listTextures()) {
-    const image = texture.getImage();
-    if (!image) continue;
-    try {
-      // Decoded once to PNG, whatever it was (WebP, KTX2 is refused by sharp and dropped below).
-      sources.set(texture, new Uint8Array(await sharp(image).png().toBuffer()));
-    } catch {
-      texture.dispose();
-    }
+  if (countTriangles(document) > maxTriangles) {
+    throw new ShopifyGlbError(`The model has ${inputTriangles.toLocaleString("en")} triangles and cannot be simplified to Shopify's ${maxTriangles.toLocaleString("en")}.`);
   }
 
-  const io = await reader();
-  let output: Uint8Array | null = null;
-  for (const step of TEXTURE_STEPS) {
-    await encodeTextures(document, sources, step);
+  const sources = await textureSources(document);
+  const io = await nodeIO();
+  let output = new Uint8Array();
+  for (const step of sources.length > 0 ? TEXTURE_STEPS : TEXTURE_STEPS.slice(0, 1)) {
+    await encodeTextures(sources, step);
     output = await io.writeBinary(document);
     if (output.length <= maxBytes) break;
   }
-  // Still too big: fewer triangles, halving until it fits or there is nothing sensible left.
-  for (let budget = countTriangles(document) / 2; output!.length > maxBytes && budget >= 1_000; budget /= 2) {
-    await simplifyTo(document, Math.floor(budget));
+  // Still too big: fewer triangles, halving until it fits or too little of the model would be left.
+  for (let budget = Math.floor(countTriangles(document) / 2); output.length > maxBytes && budget >= MIN_TRIANGLES; budget = Math.floor(budget / 2)) {
+    await simplifyTo(document, budget);
     output = await io.writeBinary(document);
   }
-  if (output!.length > maxBytes) {
-    const limit = maxBytes >= 1024 * 1024 ? `${(maxBytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(maxBytes / 1024)} KB`;
-    throw new ShopifyGlbError(`The model cannot be made smaller than ${limit} for Shopify.`);
-  }
+  if (output.length > maxBytes) throw new ShopifyGlbError(`The model cannot be made smaller than ${describeBytes(maxBytes)} for Shopify.`);
 
   const textures = [];
-  for (const texture of document.getRoot().listTextures()) {
-    const meta = await sharp(texture.getImage()!).metadata();
-    textures.push({ width: meta.width ?? 0, height: meta.height ?? 0, mimeType: texture.getMimeType() });
+  for (const { texture } of sources) {
+    const [width, height] = texture.getSize() ?? [0, 0];
+    textures.push({ width, height, mimeType: texture.getMimeType() });
   }
   return {
-    glb: output!,
+    glb: output,
     report: {
       inputBytes: glb.length,
-      outputBytes: output!.length,
+      outputBytes: output.length,
       inputTriangles,
       outputTriangles: countTriangles(document),
       textures,

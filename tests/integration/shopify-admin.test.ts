@@ -148,6 +148,13 @@ async function answer(shop: string, query: string, variables: Record<string, any
         }),
       };
     }
+    case "ScanroomRenameModelMedia": {
+      const [file] = variables.files;
+      const media = Object.values(productMedia).flat().find((m) => m.id === file.id);
+      if (!media) return { fileUpdate: { files: [], userErrors: [{ field: ["files", "0", "id"], message: "File does not exist.", code: "FILE_DOES_NOT_EXIST" }] } };
+      media.alt = file.alt;
+      return { fileUpdate: { files: [{ id: media.id, alt: media.alt }], userErrors: [] } };
+    }
     case "ScanroomDeleteModelMedia": {
       const deleted: string[] = [];
       const userErrors: Array<{ field: string[]; message: string; code: string }> = [];
@@ -729,6 +736,12 @@ describe("the product's own 3D media", () => {
     expect(second!.mediaGid).not.toBe(first!.mediaGid);
     expect(ourMedia().map((m) => m.id)).toEqual([second!.mediaGid]);
     expect(callsOf("ScanroomDeleteModelMedia").map((c) => c.variables.fileIds)).toEqual([[first!.mediaGid]]);
+
+    // A rename: the same media, its alt text follows the model's name.
+    const { updateItem } = await import("~/domain/items.server");
+    await updateItem({ itemId: scan.id, ownerId: user!.id, changes: { name: "Oak chair, scanned again" } });
+    await mediaSettled((rows) => rows[0]?.alt === "Oak chair, scanned again", "renamed");
+    expect(ourMedia().map((m) => [m.id, m.alt])).toEqual([[second!.mediaGid, "Oak chair, scanned again"]]);
 
     // Off: ours goes, the merchant's stays; the link and the storefront block stay.
     const off = await run(productPage.action(args(await adminRequest("shop-a", "/app/products/101", { intent: "media", variantGid: "", addToMedia: "off" }), { id: "101" })));

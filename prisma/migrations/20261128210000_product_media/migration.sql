@@ -7,6 +7,7 @@ CREATE TABLE "ProductMedia" (
     "productGid" TEXT NOT NULL,
     "itemId" UUID NOT NULL,
     "sourceKey" TEXT NOT NULL,
+    "alt" TEXT NOT NULL DEFAULT '',
     "mediaGid" TEXT,
     "retiredMediaGids" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "status" TEXT NOT NULL,
