@@ -12,9 +12,9 @@
 import { Logger, NodeIO, type Document, type Texture } from "@gltf-transform/core";
 import { ALL_EXTENSIONS } from "@gltf-transform/extensions";
 import { convertPrimitiveToTriangles, dequantize, prune, simplify, uninstance, unpartition, weld } from "@gltf-transform/functions";
-import type { DecoderModule } from "draco3dgltf";
 import { MeshoptDecoder, MeshoptSimplifier } from "meshoptimizer";
 import sharp from "sharp";
+import { readGlbDocument } from "./glb-document.server";
 
 export const SHOPIFY_GLB_MAX_BYTES = 15 * 1024 * 1024;
 export const SHOPIFY_GLB_MAX_TRIANGLES = 500_000;
@@ -32,7 +32,6 @@ const TEXTURE_STEPS: Array<{ size: number; quality: number }> = [
 ];
 /** Below this many triangles the simplifier is not asked for fewer: the model would no longer be the product. */
 const MIN_TRIANGLES = 1_000;
-const DRACO_EXTENSION = "KHR_draco_mesh_compression";
 const TRIANGLES = 4;
 const TRIANGLE_STRIP = 5;
 const TRIANGLE_FAN = 6;
@@ -53,14 +52,6 @@ export interface ShopifyGlbReport {
   extensionsUsed: string[];
 }
 
-let dracoDecoder: Promise<DecoderModule> | null = null;
-
-/** Draco's decoder (WebAssembly): created once per process, and only for a GLB that needs it. */
-function draco(): Promise<DecoderModule> {
-  dracoDecoder ??= import("draco3dgltf").then((module) => (module.default ?? module).createDecoderModule());
-  return dracoDecoder;
-}
-
 async function nodeIO(): Promise<NodeIO> {
   await Promise.all([MeshoptDecoder.ready, MeshoptSimplifier.ready]);
   return new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR)).registerExtensions(ALL_EXTENSIONS).registerDependencies({ "meshopt.decoder": MeshoptDecoder });
@@ -69,9 +60,7 @@ async function nodeIO(): Promise<NodeIO> {
 async function read(glb: Uint8Array): Promise<Document> {
   const io = await nodeIO();
   try {
-    const json = await io.binaryToJSON(glb);
-    if (json.json.extensionsUsed?.includes(DRACO_EXTENSION)) io.registerDependencies({ "draco3d.decoder": await draco() });
-    return await io.readJSON(json);
+    return await readGlbDocument(io, glb);
   } catch (error) {
     throw new ShopifyGlbError(`The model could not be read as a GLB file (${(error as Error).message}).`);
   }

@@ -8,8 +8,8 @@
 import { Logger, NodeIO, type Accessor, type Document, type Material, type Node, type Primitive, type Texture } from "@gltf-transform/core";
 import { ALL_EXTENSIONS } from "@gltf-transform/extensions";
 import { MeshoptDecoder } from "meshoptimizer";
-import type { DecoderModule } from "draco3dgltf";
 import sharp from "sharp";
+import { readGlbDocument } from "~/formats/glb-document.server";
 import { Matrix3, Matrix4, Vector3 } from "three";
 import { logger } from "~/lib/logger.server";
 import type { Bounds } from "~/viewer/bounds";
@@ -26,21 +26,10 @@ export class GlbDecodeError extends Error {
   }
 }
 
-const DRACO_EXTENSION = "KHR_draco_mesh_compression";
-let dracoDecoder: Promise<DecoderModule> | null = null;
-
-/** Draco's decoder (WebAssembly, ~1 MB): created once per process, and only for a GLB that needs it. */
-function draco(): Promise<DecoderModule> {
-  dracoDecoder ??= import("draco3dgltf").then((module) => (module.default ?? module).createDecoderModule());
-  return dracoDecoder;
-}
-
 async function readDocument(bytes: Uint8Array): Promise<Document> {
   await MeshoptDecoder.ready;
   const io = new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR)).registerExtensions(ALL_EXTENSIONS).registerDependencies({ "meshopt.decoder": MeshoptDecoder });
-  const json = await io.binaryToJSON(bytes);
-  if (json.json.extensionsUsed?.includes(DRACO_EXTENSION)) io.registerDependencies({ "draco3d.decoder": await draco() });
-  return io.readJSON(json);
+  return readGlbDocument(io, bytes);
 }
 
 /** `maxTextureSize`: textures are scaled down to fit it (MAX_TEXTURE_SIZE for thumbnails; a scan's evaluation reads its whole atlas). */
