@@ -53,13 +53,14 @@ const ratio = (text: string | undefined, separator: string) => {
 };
 
 /**
- * The first video stream of `input` (a local path, or an https URL), or null when ffprobe cannot read one with a
- * size and a positive duration (or fails, or times out).
+ * The first video stream of `input` (a local path, or an http(s) URL: a signed link to our own object store, http
+ * where S3_ENDPOINT is), or null when ffprobe cannot read one with a size and a positive duration (or fails, or
+ * times out).
  */
 export async function probeVideoStream({ bin, input, container }: { bin: string; input: string; container?: string }): Promise<VideoStreamProbe | null> {
-  const remote = /^https:\/\//.test(input);
+  const remote = /^https?:\/\//.test(input);
   const args = [
-    ...["-v", "error", "-protocol_whitelist", remote ? "https,tls,tcp" : "file"],
+    ...["-v", "error", "-protocol_whitelist", remote ? "http,https,tls,tcp" : "file"],
     ...(container ? ["-f", container] : []),
     ...["-select_streams", "v:0", "-of", "json"],
     "-show_entries",

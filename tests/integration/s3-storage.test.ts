@@ -6,6 +6,7 @@ import { S3Storage } from "~/storage/s3.server";
 import { apiClient } from "../setup/api";
 import { s3AppEnv, s3TestConfig, XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { ensureTestMedia } from "../setup/media";
 import { SHARED_DATA } from "../setup/shared-data";
 import { startTestServer } from "../setup/test-server";
 
@@ -108,3 +109,25 @@ describe("model files on S3", () => {
     expect(await bucket.stat(big.key)).toBeNull();
   });
 });
+
+describe("scan inputs on S3", () => {
+  it("a video uploaded to S3 is read there for its size and length, and its scan is accepted", async () => {
+    const media = await ensureTestMedia();
+    const video = readFileSync(media.tiny);
+    const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: "ply", upload_type: "video" } });
+    expect(created.status).toBe(200);
+    const itemId: string = created.json.data.item_id;
+    const link = await api("GET", `/upload/video/${itemId}?filename=clip.mp4`, { token: alice.idToken });
+    expect(link.status).toBe(200);
+    expect((link.json.data.url as string).startsWith(`${s3TestConfig().endpoint}/`)).toBe(true);
+    expect((await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(video) })).status).toBe(200);
+    // The server probes the stored video through a signed link to the (http) S3 endpoint.
+    const scan = await api("POST", `/scan/video/${itemId}`, {
+      token: alice.idToken,
+      body: { duration: 1, width: 1920, height: 1080, input_bucket_path: link.json.data.path },
+    });
+    expect(scan.status, JSON.stringify(scan.json)).toBe(200);
+    expect(scan.json.data).toMatchObject({ item_id: itemId, status: "queued" });
+  });
+});
+
