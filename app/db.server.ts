@@ -6,8 +6,15 @@ export type Db = PrismaClient;
 
 const globalForDb = globalThis as unknown as { __scanroomDb?: PrismaClient; __scanroomDbUrl?: string };
 
+/**
+ * Every transaction waits up to 15 s for one of the pool's 10 connections and may run 30 s. Prisma's own
+ * defaults (2 s, 5 s) turned a busy minute into 500s: under `npm run bench load` on S3, 4 uploads' completions
+ * failed with "Unable to start a transaction in the given time" while the pool was busy (issue 37).
+ */
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+
 function createClient(url: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }), transactionOptions: TRANSACTION_OPTIONS });
 }
 
 /** The one Prisma client of this process (kept across dev-server reloads). */
