@@ -14,6 +14,7 @@ import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defenc
 import { legacyHostRedirect } from "./app/lib/legacy";
 import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
+import { sharedPageCache } from "./app/lib/shared-page-cache.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -110,6 +111,7 @@ const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
 
 export async function createServerApp({ buildPath = path.join(buildDir, "server/index.js") } = {}) {
   const build = (await import(buildPath)) as ServerBuild & { legacyHostRedirect?: (req: express.Request) => string | null };
+  const views = build.entry.module as unknown as { countItemView: (itemId: string) => void; flushItemViews: () => Promise<void> };
   const config = env();
   const isTrustedProxy = trustedProxyMatcher(config.TRUSTED_PROXIES);
   const app = express();
@@ -147,6 +149,11 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
       },
     }),
   );
+  // Signed-out visitors' pages that say they may be shared (docs/decisions/045-shared-page-cache.md).
+  if (config.SHARED_PAGE_CACHE_MB > 0) {
+    app.use(sharedPageCache({ maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024, onView: views.countItemView }));
+  }
+  app.locals.flushViews = views.flushItemViews;
   app.all(
     "*",
     createRequestHandler({
@@ -177,8 +184,9 @@ if (isMain) {
     if (stopping) return;
     stopping = true;
     const delayMs = signal === "SIGTERM" ? SHUTDOWN_DELAY_SECONDS * 1000 : 0;
-    void drainServer(server, { delayMs, graceMs: SHUTDOWN_GRACE_SECONDS * 1000 }).then((clean) => {
+    void drainServer(server, { delayMs, graceMs: SHUTDOWN_GRACE_SECONDS * 1000 }).then(async (clean) => {
       if (!clean) process.stderr.write("[scanroom] requests still open at the shutdown grace limit were cut\n");
+      await (app.locals.flushViews as () => Promise<void>)();
       process.exit(0);
     });
   };

@@ -87,3 +87,7 @@ export default function handleRequest(
     setTimeout(abort, ABORT_DELAY);
   });
 }
+
+// For the server around the build (server.ts): the shared page cache counts the views of the copies it gives
+// out, and a clean stop adds the views not yet written, in the same counter as the pages' own.
+export { countItemView, flushItemViews } from "~/domain/item-views.server";

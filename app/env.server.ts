@@ -79,6 +79,8 @@ const baseSchema = z.object({
   MODEL_XOR_KEY: optionalString,
   MAX_MODEL_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
   MAX_JSON_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  /** MiB of signed-out visitors' pages the web process keeps (docs/decisions/045-shared-page-cache.md); 0: none. */
+  SHARED_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   SENTRY_DSN: optionalString.pipe(z.string().url().optional()),
   SENTRY_ENVIRONMENT: optionalString,
   SHOPIFY_API_KEY: optionalString,

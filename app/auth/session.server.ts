@@ -1,5 +1,6 @@
 import { createCookieSessionStorage } from "@remix-run/node";
 import { env } from "~/env.server";
+import { SESSION_COOKIE_NAME } from "~/lib/session-cookie";
 
 /**
  * The site's server-side session: set after the browser proves a Firebase sign-in (routes/session.ts),
@@ -13,7 +14,7 @@ export function sessionStorage() {
     const e = env();
     storage = createCookieSessionStorage<SessionData>({
       cookie: {
-        name: "__scanroom_session",
+        name: SESSION_COOKIE_NAME,
         httpOnly: true,
         sameSite: "lax",
         path: "/",

@@ -106,18 +106,6 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
   return { items, next_cursor };
 }
 
-/**
- * Counts one view of an item page by someone other than its owner (signed out included). A plain
- * UPDATE so a view does not touch updatedAt; scoped like getVisibleItem.
- */
-export async function recordItemView({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<void> {
-  await db().$executeRaw`
-    UPDATE "Item" SET "viewCount" = "viewCount" + 1
-    WHERE id = ${itemId}::uuid
-      AND (${viewerId}::uuid IS NULL OR "ownerId" <> ${viewerId}::uuid)
-      AND visibility IN ('public', 'unlisted') AND "unpublishedAt" IS NULL`;
-}
-
 /** A signed upload link for a new thumbnail image (≤ 2 MB jpeg/png/webp/gif). */
 export async function createThumbnailUpload({ itemId, ownerId }: { itemId: string; ownerId: string }) {
   await getOwnedItem({ itemId, ownerId });

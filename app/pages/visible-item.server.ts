@@ -1,13 +1,16 @@
 import { getPageUser } from "~/auth/require-user.server";
 import { isAppError } from "~/lib/errors";
-import { recordItemView } from "~/domain/items.server";
+import { countItemView } from "~/domain/item-views.server";
 import { getVisibleItem } from "~/domain/item-access.server";
 import { uuidSchema } from "~/domain/schemas";
 import { presentViewableItem } from "~/domain/scenes.server";
+import { countedViewHeaders, pageCacheControl } from "~/lib/public-page-cache";
 
 /**
- * The item a page shows (viewer, embed): visible to this request's user, else a 404 response —
- * private items look exactly like unknown ones to everybody but their owner.
+ * The item a page shows (model page, viewer): visible to this request's user, else a 404 response —
+ * private items look exactly like unknown ones to everybody but their owner — and the page's headers: a
+ * signed-out visitor's page may be shared for a few seconds (each copy counting its view), a signed-in
+ * person's never (docs/decisions/045-shared-page-cache.md).
  */
 export async function loadVisibleItem(request: Request, id: string | undefined, { countView }: { countView: boolean }) {
   if (!uuidSchema.safeParse(id).success) throw new Response("Not found", { status: 404 });
@@ -16,10 +19,12 @@ export async function loadVisibleItem(request: Request, id: string | undefined, 
   try {
     const item = await getVisibleItem({ itemId: id!, viewerId });
     if (countView && item.ownerId !== viewerId) {
-      await recordItemView({ itemId: item.id, viewerId });
+      countItemView(item.id);
       item.viewCount += 1;
     }
-    return await presentViewableItem(item, viewerId);
+    const headers: Record<string, string> =
+      countView && !viewerId ? countedViewHeaders(item.id) : { "Cache-Control": pageCacheControl({ signedIn: !!viewerId }) };
+    return { item: await presentViewableItem(item, viewerId), headers };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
     throw error;

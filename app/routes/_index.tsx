@@ -1,4 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { loaderCacheHeaders, pageCacheControl } from "~/lib/public-page-cache";
 import { Form, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { useCallback, useEffect, useState } from "react";
@@ -49,16 +50,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Public items only, whoever asks: Explore never lists unlisted or private models.
   const page = await listItems({ viewerId: null, query });
   // The front door's models, for visitors without a session (signed-in users see Explore alone).
-  const featured = (await getPageUser(request))
+  const signedIn = !!(await getPageUser(request));
+  const featured = signedIn
     ? []
     : (await listItems({ viewerId: null, query: listItemsQuerySchema.parse({ sort: "most_viewed", limit: FEATURED_COUNT }) })).items;
-  return json({
-    items: page.items.map((item) => presentItem(item, null)),
-    featured: featured.map((item) => presentItem(item, null)),
-    nextCursor: page.next_cursor,
-    filters: { q: query.q ?? "", category: query.category ?? "", sort: query.sort },
-  });
+  return json(
+    {
+      items: page.items.map((item) => presentItem(item, null)),
+      featured: featured.map((item) => presentItem(item, null)),
+      nextCursor: page.next_cursor,
+      filters: { q: query.q ?? "", category: query.category ?? "", sort: query.sort },
+    },
+    { headers: { "Cache-Control": pageCacheControl({ signedIn }) } },
+  );
 }
+
+export const headers = loaderCacheHeaders;
 
 interface Category {
   id: string;

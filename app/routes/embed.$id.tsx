@@ -1,4 +1,5 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { loaderCacheHeaders, pageCacheControl } from "~/lib/public-page-cache";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
@@ -31,8 +32,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page.
   const preloads =
     view.state === "live" ? viewerPreloads({ splat: isSplatFormat(view.item.delivered_format ?? view.item.file_format), coarse: !!view.item.model_coarse_url }) : null;
-  return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200 });
+  // A plain embed is the same for every visitor: shared for a few seconds. One naming a registered embed counts its load.
+  const headers = { "Cache-Control": options.embedId ? "private, no-cache" : pageCacheControl({ signedIn: false }) };
+  return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200, headers });
 }
+
+export const headers = loaderCacheHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const appUrl = appUrlFromMatches(matches);

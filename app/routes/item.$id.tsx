@@ -21,6 +21,7 @@ import { usePublicEnv } from "~/components/use-public-env";
 import { IN_PROGRESS_STATUSES, useRevalidateWhile } from "~/components/use-revalidate-while";
 import { appUrlFromMatches, itemSocialMeta } from "~/pages/social-meta";
 import { loadVisibleItem } from "~/pages/visible-item.server";
+import { loaderCacheHeaders } from "~/lib/public-page-cache";
 import { useConfirmDeleteItem } from "~/components/use-confirm-delete-item";
 import type { Viewer } from "~/viewer";
 import { getCameraView } from "~/viewer/camera-view";
@@ -28,9 +29,11 @@ import { captureFrame } from "~/viewer/capture-frame";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // A view counts on the server, once per page load, never for the owner.
-  const item = await loadVisibleItem(request, params.id, { countView: true });
-  return json({ item, annotations: await listAnnotations({ itemId: item.id }) });
+  const { item, headers } = await loadVisibleItem(request, params.id, { countView: true });
+  return json({ item, annotations: await listAnnotations({ itemId: item.id }) }, { headers });
 }
+
+export const headers = loaderCacheHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const appUrl = appUrlFromMatches(matches);

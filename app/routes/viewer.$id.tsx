@@ -6,6 +6,7 @@ import { EarlySplatsScript } from "~/components/early-splats-script";
 import { listAnnotations } from "~/domain/annotations.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import { loadVisibleItem } from "~/pages/visible-item.server";
+import { loaderCacheHeaders } from "~/lib/public-page-cache";
 import { hasSomethingToView } from "~/domain/item-presenter";
 import { isSplatFormat } from "~/formats/model-format";
 import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/pages/viewer-preload-links";
@@ -16,13 +17,15 @@ import { viewerPreloads } from "~/pages/viewer-preloads.server";
 export const handle: RouteHandle = { layout: false };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const item = await loadVisibleItem(request, params.id, { countView: true });
+  const { item, headers } = await loadVisibleItem(request, params.id, { countView: true });
   // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page (issue 20).
   const preloads = hasSomethingToView(item)
     ? viewerPreloads({ splat: isSplatFormat(item.delivered_format ?? item.file_format), coarse: !!item.model_coarse_url })
     : null;
-  return json({ item, annotations: await listAnnotations({ itemId: item.id }), preloads });
+  return json({ item, annotations: await listAnnotations({ itemId: item.id }), preloads }, { headers });
 }
+
+export const headers = loaderCacheHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => [
   { title: data ? `${data.item.name} — Scanroom viewer` : "Viewer — Scanroom" },

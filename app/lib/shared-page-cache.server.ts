@@ -1,0 +1,174 @@
+import type { NextFunction, Request, Response } from "express";
+import { createNonce } from "./content-security-policy.server";
+import { SESSION_COOKIE_NAME } from "./session-cookie";
+import { VIEW_HEADER } from "./shared-page-cache-header";
+
+/**
+ * A shared cache for signed-out visitors' pages (docs/decisions/045-shared-page-cache.md): what a CDN would do
+ * in front of us, in the web process. A page whose answer says `Cache-Control: public, s-maxage=N` (the front
+ * door, Explore, public model pages, embeds, oEmbed: app/lib/public-page-cache.ts) is kept N seconds and given
+ * to every signed-out request for the same URL on the same host; a request with a session or a bearer token
+ * never reads or fills it. Each copy given out gets a fresh CSP nonce (body and header), its own request id,
+ * and an Age. When a copy expires, the next request renders it again while the others still get the expired
+ * copy (for at most GRACE_MS more), so a popular page is never rendered by a crowd at once.
+ *
+ * A page that counts a view when it is served (the model page) names the item in VIEW_HEADER; the cache
+ * counts a view for every copy it gives out, through `onView`, and never sends the header.
+ */
+const GRACE_MS = 10_000;
+/** Pages over this size are served but not kept. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
+/** Headers that belong to one answer, not to the page: never kept. */
+const PER_ANSWER_HEADERS = new Set([
+  "age",
+  "connection",
+  "content-encoding",
+  "content-length",
+  "date",
+  "server-timing",
+  "set-cookie",
+  "transfer-encoding",
+  "vary",
+  "x-request-id",
+  VIEW_HEADER,
+]);
+/** Model bytes, uploads and API answers: never pages (and never worth holding in memory while they are sent). */
+const NOT_PAGES = /^\/(v1|storage|assets)\//;
+const NONCE_IN_POLICY = /'nonce-([A-Za-z0-9+/=]+)'/;
+
+interface Entry {
+  status: number;
+  headers: Array<[string, string | string[]]>;
+  body: string;
+  /** The CSP nonce the page was rendered with: replaced in every copy. */
+  nonce: string | null;
+  /** An item whose view each copy counts. */
+  view: string | null;
+  storedAt: number;
+  expiresAt: number;
+  refreshing: boolean;
+}
+
+export interface SharedPageCacheOptions {
+  maxBytes: number;
+  /** Counts a view of the item a served copy names. */
+  onView: (itemId: string) => void;
+  now?: () => number;
+}
+
+/** `s-maxage` of a public answer, or 0 when it is not for shared caches. */
+export function sharedMaxAge(cacheControl: string | undefined): number {
+  if (!cacheControl) return 0;
+  const directives = cacheControl.toLowerCase().split(",").map((d) => d.trim());
+  if (!directives.includes("public") || directives.some((d) => d === "private" || d === "no-store")) return 0;
+  const maxAge = directives.find((d) => d.startsWith("s-maxage="));
+  const seconds = maxAge ? Number(maxAge.slice("s-maxage=".length)) : 0;
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+}
+
+function signedIn(req: Request): boolean {
+  if (req.headers.authorization) return true;
+  const cookie = req.headers.cookie;
+  return !!cookie && cookie.split(";").some((part) => part.trim().startsWith(`${SESSION_COOKIE_NAME}=`));
+}
+
+export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPageCacheOptions) {
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+
+  const forget = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    bytes -= entry.body.length;
+    entries.delete(key);
+  };
+  const keep = (key: string, entry: Entry) => {
+    forget(key);
+    entries.set(key, entry);
+    bytes += entry.body.length;
+    // The least recently used go first (a Map iterates in insertion order; a hit re-inserts).
+    for (const oldest of entries.keys()) {
+      if (bytes <= maxBytes) break;
+      forget(oldest);
+    }
+  };
+
+  function serve(entry: Entry, key: string, res: Response) {
+    entries.delete(key);
+    entries.set(key, entry);
+    const nonce = entry.nonce ? createNonce() : null;
+    const fresh = (text: string) => (nonce ? text.replaceAll(entry.nonce!, nonce) : text);
+    res.status(entry.status);
+    for (const [name, value] of entry.headers) res.setHeader(name, Array.isArray(value) ? value.map(fresh) : fresh(value));
+    res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
+    res.end(fresh(entry.body));
+    if (entry.view) onView(entry.view);
+  }
+
+  function fill(key: string, res: Response) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let view: string | null = null;
+    const collect = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_ENTRY_BYTES) return;
+      const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8") : Buffer.from(chunk as Uint8Array);
+      chunks.push(buffer);
+      size += buffer.length;
+    };
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+      const named = this.getHeader(VIEW_HEADER);
+      if (named !== undefined) {
+        view = String(named);
+        this.removeHeader(VIEW_HEADER);
+      }
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    const write = res.write;
+    res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
+      collect(chunk, typeof rest[0] === "string" ? rest[0] : undefined);
+      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as typeof write;
+    const end = res.end;
+    res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
+      collect(chunk, typeof rest[0] === "string" ? rest[0] : undefined);
+      const headers = Object.entries(this.getHeaders()).filter(([name]) => !PER_ANSWER_HEADERS.has(name.toLowerCase()));
+      const result = (end as (...a: unknown[]) => Response).call(this, chunk, ...rest);
+      const seconds = sharedMaxAge(this.getHeader("cache-control")?.toString());
+      const text = /^(text\/|application\/json)/.test(String(this.getHeader("content-type") ?? ""));
+      if (this.statusCode === 200 && seconds > 0 && text && size <= MAX_ENTRY_BYTES && this.getHeader("set-cookie") === undefined) {
+        const policy = this.getHeader("content-security-policy")?.toString();
+        const at = now();
+        keep(key, {
+          status: 200,
+          headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
+          body: Buffer.concat(chunks).toString("utf8"),
+          nonce: policy ? (NONCE_IN_POLICY.exec(policy)?.[1] ?? null) : null,
+          view,
+          storedAt: at,
+          expiresAt: at + seconds * 1000,
+          refreshing: false,
+        });
+      } else {
+        forget(key);
+      }
+      return result;
+    } as typeof end;
+    // An answer cut short is not kept; the expired copy may be refreshed by the next request.
+    res.once("close", () => {
+      const entry = entries.get(key);
+      if (!res.writableFinished && entry) entry.refreshing = false;
+    });
+  }
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "GET" || signedIn(req) || req.headers.range || NOT_PAGES.test(req.path)) return next();
+    const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
+    const entry = entries.get(key);
+    const at = now();
+    if (entry && (at < entry.expiresAt || (entry.refreshing && at < entry.expiresAt + GRACE_MS))) return serve(entry, key, res);
+    if (entry) entry.refreshing = true;
+    fill(key, res);
+    next();
+  };
+}

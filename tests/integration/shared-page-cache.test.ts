@@ -1,0 +1,107 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARED_PAGE_SECONDS } from "~/lib/public-page-cache";
+import { apiClient } from "../setup/api";
+import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { SHARED_DATA } from "../setup/shared-data";
+import { sessionCookie } from "../setup/site-session";
+import { startTestServer } from "../setup/test-server";
+import { uploadReadyModel } from "../setup/upload-model";
+
+// Issue 37: signed-out visitors' pages are rendered once and shared for SHARED_PAGE_SECONDS (decision 045),
+// each copy with its own CSP nonce and request id; signed-in people never get or make a shared copy; a change
+// reaches signed-out visitors within that time; every copy of a model page counts its view.
+
+const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let api: ReturnType<typeof apiClient>;
+let owner: TestIdentity;
+let visitor: TestIdentity;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.url);
+  [owner, visitor] = await Promise.all([createIdentity({ name: "Cache Owner" }), createIdentity({ name: "Signed-in Visitor" })]);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function page(pathName: string, cookie?: string) {
+  const response = await fetch(`${server.url}${pathName}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+const nonceOf = (answer: { headers: Headers }) => /'nonce-([^']+)'/.exec(answer.headers.get("content-security-policy") ?? "")?.[1];
+const views = async (itemId: string) => (await api("GET", `/item/${itemId}`, { token: owner.idToken })).json.data.view_count as number;
+const upload = (name: string) => uploadReadyModel(api, owner, { bytes: glb, modelType: "glb", name, visibility: "public" });
+
+describe("the shared page cache", () => {
+  it("gives signed-out visitors one rendering of a model page, each copy with a fresh nonce and request id", async () => {
+    const itemId = await upload("Shared page");
+    const first = await page(`/item/${itemId}`);
+    const second = await page(`/item/${itemId}`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe(`public, max-age=0, s-maxage=${SHARED_PAGE_SECONDS}`);
+    expect(first.headers.get("age")).toBeNull();
+    expect(Number(second.headers.get("age"))).toBeGreaterThanOrEqual(0);
+    expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    // The copy is the same page, with a nonce of its own in its policy and in its scripts, and never the first one's.
+    const [a, b] = [nonceOf(first)!, nonceOf(second)!];
+    expect(a).toBeTruthy();
+    expect(b).toBeTruthy();
+    expect(b).not.toBe(a);
+    expect(second.text).toContain(`nonce="${b}"`);
+    expect(second.text).not.toContain(a);
+    expect(second.text.replaceAll(b, a)).toBe(first.text);
+    // The header naming the counted view stays between the page and the cache.
+    expect(first.headers.get("x-scanroom-counts-view")).toBeNull();
+    expect(second.headers.get("x-scanroom-counts-view")).toBeNull();
+    // Explore's data requests are shared too; oEmbed answers are.
+    const explore = "/?index&_data=routes%2F_index";
+    await page(explore);
+    expect((await page(explore)).headers.get("age")).not.toBeNull();
+    const oembed = `/oembed?format=json&url=${encodeURIComponent(`${server.url}/item/${itemId}`)}`;
+    await page(oembed);
+    expect((await page(oembed)).headers.get("age")).not.toBeNull();
+  });
+
+  it("counts a view for every copy of a model page it gives out", async () => {
+    const itemId = await upload("Counted copies");
+    for (let i = 0; i < 3; i++) expect((await page(`/item/${itemId}`)).status).toBe(200);
+    await expect.poll(() => views(itemId), { timeout: 10_000 }).toBe(3);
+  });
+
+  it("never gives a signed-in person a shared copy, nor shares their page", async () => {
+    const itemId = await upload("Signed-in page");
+    await page(`/item/${itemId}`);
+    const cookie = await sessionCookie(server.url, visitor);
+    const signedIn = await page(`/item/${itemId}`, cookie);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get("age")).toBeNull();
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-cache");
+    // A page first asked for by a signed-in person is not kept: the next signed-out visitor gets one rendered for them.
+    const fresh = `/item/${itemId}?from=signed-in`;
+    await page(fresh, cookie);
+    expect((await page(fresh)).headers.get("age")).toBeNull();
+    expect((await page(fresh)).headers.get("age")).not.toBeNull();
+    // A registered embed counts its loads: never shared.
+    const embed = `/embed/${itemId}?embed_id=${crypto.randomUUID()}`;
+    await page(embed);
+    expect((await page(embed)).headers.get("age")).toBeNull();
+  });
+
+  it(`takes a model made private off signed-out visitors' pages within ${SHARED_PAGE_SECONDS} s, at once for the signed-in`, async () => {
+    const itemId = await upload("Soon private");
+    expect((await page(`/item/${itemId}`)).status).toBe(200);
+    const made = await api("PATCH", `/item/${itemId}`, { token: owner.idToken, body: { visibility: "private" } });
+    expect(made.status).toBe(200);
+    const cookie = await sessionCookie(server.url, visitor);
+    expect((await page(`/item/${itemId}`, cookie)).status).toBe(404);
+    const started = Date.now();
+    await expect.poll(async () => (await page(`/item/${itemId}`)).status, { timeout: (SHARED_PAGE_SECONDS + 10) * 1000, interval: 500 }).toBe(404);
+    process.stdout.write(`a model made private left signed-out visitors' pages after ${((Date.now() - started) / 1000).toFixed(1)} s (bound ${SHARED_PAGE_SECONDS} s)\n`);
+  });
+});
