@@ -15,6 +15,7 @@ import { legacyHostRedirect } from "./app/lib/legacy";
 import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache } from "./app/lib/shared-page-cache.server";
+import { superviseWebProcesses } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -169,7 +170,8 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
+// WEB_PROCESSES > 1: this process only supervises that many web processes on the port (app/lib/web-processes.server.ts).
+if (isMain && !superviseWebProcesses(env().WEB_PROCESSES)) {
   const port = Number(process.env.PORT ?? 3000);
   const app = await createServerApp();
   const server = app.listen(port, () => {

@@ -57,6 +57,8 @@ const baseSchema = z.object({
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   /** Then: seconds requests in flight may still take before they are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
+  /** Web processes sharing PORT (node:cluster), each replaced when it dies; 1: this process serves alone. */
+  WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   APP_URL: z.string().url().default("http://localhost:3000"),
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
