@@ -1,5 +1,6 @@
 // `npm run bench`: runs every bench/*.bench.ts in turn (each prints its own figures; none passes or
-// fails on time). A name on the command line runs only the benches whose file name contains it.
+// fails on time). A name on the command line runs the bench of that name (`npm run bench load`: load.bench.ts),
+// or, when there is none, every bench whose file name contains it.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -7,9 +8,8 @@ import { fileURLToPath } from "node:url";
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const filter = process.argv[2];
-const benches = readdirSync(dir)
-  .filter((name) => name.endsWith(".bench.ts") && (!filter || name.includes(filter)))
-  .sort();
+const all = readdirSync(dir).filter((name) => name.endsWith(".bench.ts"));
+const benches = all.includes(`${filter}.bench.ts`) ? [`${filter}.bench.ts`] : all.filter((name) => !filter || name.includes(filter)).sort();
 let failed = 0;
 for (const name of benches) {
   process.stdout.write(`\n== ${name}\n`);

@@ -1,0 +1,330 @@
+// `npm run bench load` (issue 37): the production build under many people at once, on this machine only.
+// For LOAD_SECONDS (300), visitors (front door, explore, model pages, embeds, model downloads, oEmbed; autocannon
+// held to LOAD_RATE GETs per second, 300) and LOAD_CREATORS creators (50; sign in, create items, upload 5–20 MB
+// models through signed links, edit, request video scans and poll them) work at once; with local disk and with
+// the S3 server; then the same with the web process killed -9 halfway and started again. Prints throughput and
+// p50/p95/p99 per kind of request, errors, the web process's memory over time, and checks afterwards that
+// every acknowledged upload downloads byte-identical and that no scan credit was lost or spent twice.
+// Figures only, no pass/fail on time; the goals (≥ 300 GETs/s, p99 ≤ 250 ms, no 5xx; 50 concurrent uploads,
+// nothing lost) are printed beside them.
+//
+//   npx tsx bench/load.bench.ts [local|s3|both] [steady|kill|both]
+//
+// Needs a build (`npm run build`), PostgreSQL (TEST_DATABASE_URL) and ffmpeg; starts the Auth emulator unless
+// one runs on TEST_AUTH_EMULATOR_PORT. Scratch databases and stores are removed afterwards. No worker runs:
+// scans stay queued, which is what their status polls see.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import pg from "pg";
+import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../tests/setup/config";
+import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
+import { buildDir, exitUnlessBuilt, listenOnFreePort, root } from "./app-server";
+import { print, templateExists } from "./bench-support";
+import { formatFigures, LatencyBook } from "./load/latency-book";
+import type { VisitorPlan, VisitorResult } from "./load/visitors";
+
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 300);
+const RATE = Number(process.env.LOAD_RATE ?? 300);
+const CREATORS = Number(process.env.LOAD_CREATORS ?? 50);
+/** The web processes sharing the port (WEB_PROCESSES): two, one per core, unless told otherwise. */
+const WEB_PROCESSES = Number(process.env.LOAD_WEB_PROCESSES ?? 2);
+const XOR_KEY = "load-bench-xor-key";
+const stores = process.argv[2] ?? "both";
+const modes = process.argv[3] ?? "both";
+
+exitUnlessBuilt();
+if (stores === "both" || modes === "both") {
+  // The app's storage driver is fixed per process: one child per store and mode.
+  for (const store of stores === "both" ? ["local", "s3"] : [stores]) {
+    for (const mode of modes === "both" ? ["steady", "kill"] : [modes]) {
+      const run = spawnSync(process.execPath, ["--import", "tsx", process.argv[1], store, mode], { stdio: "inherit", cwd: root });
+      if (run.status !== 0) process.exit(run.status ?? 1);
+    }
+  }
+  process.exit(0);
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), "scanroom-load-"));
+const database = `scanroom_load_${randomBytes(4).toString("hex")}`;
+const cleanups: Array<() => Promise<unknown> | unknown> = [() => rmSync(work, { recursive: true, force: true })];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await listenOnFreePort(server, "127.0.0.1");
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The S3 server in its own process; resolves with the app's S3 settings. */
+async function startS3(): Promise<Record<string, string>> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench/load/s3-process.ts"), path.join(work, "s3")], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  cleanups.push(() => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once("exit", resolve), child.kill("SIGTERM")))));
+  const line = await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve));
+  const s3 = JSON.parse(line);
+  return {
+    STORAGE_DRIVER: "s3",
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: "us-east-1",
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_FORCE_PATH_STYLE: "true",
+  };
+}
+
+/** A 2-second 320×180 video (what the creators' scans are requested on). */
+function makeVideo(): Uint8Array<ArrayBuffer> {
+  const file = path.join(work, "clip.mp4");
+  const made = spawnSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=15", "-t", "2", "-pix_fmt", "yuv420p", file]);
+  if (made.status !== 0) throw new Error(`ffmpeg could not make the test video: ${made.stderr}`);
+  return new Uint8Array(readFileSync(file));
+}
+
+async function emulatorSignIn(email: string, password: string): Promise<string> {
+  const res = await fetch(`http://${EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`the Auth emulator refused the sign-in of ${email}: ${JSON.stringify(json)}`);
+  return json.idToken;
+}
+
+async function main() {
+  const store = stores;
+  const mode = modes;
+  if (!(await templateExists())) await prepareTemplateDatabase();
+  const databaseUrl = await createDatabaseFromTemplate(database);
+  cleanups.push(() => dropDatabase(database));
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const storeEnv = store === "s3" ? await startS3() : { STORAGE_DIR: path.join(work, "storage") };
+  const appEnv: Record<string, string> = {
+    ...storeEnv,
+    DATABASE_URL: databaseUrl,
+    APP_URL: origin,
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    SCANROOM_BUILD_DIR: buildDir,
+    FIREBASE_AUTH_EMULATOR_HOST: EMULATOR_HOST,
+    FIREBASE_PROJECT_ID,
+    MODEL_XOR_KEY: XOR_KEY,
+    WEB_PROCESSES: String(WEB_PROCESSES),
+  };
+  // This process writes the public models through the app's storage driver, with the web process's settings.
+  Object.assign(process.env, appEnv);
+  const { ensureAuthEmulator } = await import("../tests/setup/services");
+  cleanups.push(await ensureAuthEmulator());
+  const { seedPublicModels } = await import("./load/public-models");
+  const { itemIds, categorySlugs } = await seedPublicModels(databaseUrl);
+  const video = makeVideo();
+
+  const { residentMiB, startWebProcess, waitUntilReady } = await import("./load/web-process");
+  const { serverChildPids: childPids } = await import("../tests/setup/processes");
+  const logFile = path.join(work, "web.log");
+  let web = await startWebProcess({ port, env: appEnv, logFile });
+  cleanups.push(() => web.stop());
+
+  // The creators: real accounts in the Auth emulator, each signed in once (their user rows) and given 1,000 scan credits.
+  const { createIdentity } = await import("../tests/setup/firebase-users");
+  const { runCreators } = await import("./load/creators");
+  type Account = import("./load/creators").CreatorAccount;
+  const accounts: Account[] = [];
+  const granted = new Map<Account, number>();
+  const ledger = new pg.Client({ connectionString: databaseUrl });
+  await ledger.connect();
+  for (let i = 0; i < CREATORS; i++) {
+    const identity = await createIdentity({ name: `Load creator ${i}` });
+    const session = await fetch(`${origin}/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ idToken: identity.idToken }),
+    }).then((r) => r.json());
+    const account = {
+      email: identity.email,
+      password: identity.password,
+      userId: session.data.user_id as string,
+    };
+    await ledger.query(
+      `INSERT INTO "LedgerEntry" (id, "userId", "creditType", bucket, kind, amount, reason, reference, "idempotencyKey") VALUES (gen_random_uuid(), $1, 'scan', 'topup', 'topup', 1000, 'load bench', 'load-bench', $2)`,
+      [account.userId, `load-bench:${account.userId}`],
+    );
+    const quotas = await fetch(`${origin}/v1/user/quotas`, {
+      headers: { Authorization: `Bearer ${identity.idToken}` },
+    }).then((r) => r.json());
+    granted.set(account, quotas.data.total_scan_credit);
+    accounts.push(account);
+  }
+  await ledger.end();
+  const tokens = new Map<Account, string>();
+  const tokenOf = async (account: Account) =>
+    tokens.get(account) ?? tokens.set(account, await emulatorSignIn(account.email, account.password)).get(account)!;
+
+  print(`\n## ${store === "s3" ? "S3 server" : "local disk"}, ${mode === "kill" ? "a web process killed -9 halfway" : "steady"}`);
+  print(
+    `${SECONDS} s; visitors held to ${RATE} GETs/s over ${itemIds.length} public models (picked Zipf-distributed by popularity); ` +
+      `${CREATORS} creators; ${WEB_PROCESSES} web process${WEB_PROCESSES > 1 ? "es" : ""} on ${origin}`,
+  );
+
+  // Memory of the web process every 5 s.
+  const started = Date.now();
+  const memory: Array<{ at: number; mib: number | null }> = [];
+  const sampler = setInterval(
+    () =>
+      memory.push({
+        at: (Date.now() - started) / 1000,
+        mib: residentMiB(web.pid),
+      }),
+    5000,
+  );
+
+  const planFile = path.join(work, "visitors-plan.json");
+  const resultFile = path.join(work, "visitors-result.json");
+  const plan: VisitorPlan = {
+    origin,
+    seconds: SECONDS,
+    rate: RATE,
+    itemIds,
+    categorySlugs,
+  };
+  writeFileSync(planFile, JSON.stringify(plan));
+  const visitors = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench/load/visitors.ts"), planFile, resultFile], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  const visitorsDone = new Promise<number | null>((resolve) => visitors.once("exit", resolve));
+
+  const book = new LatencyBook();
+  const until = started + SECONDS * 1000;
+  const creatorsDone = runCreators({
+    origin,
+    accounts,
+    signIn: (account) => emulatorSignIn(account.email, account.password),
+    until,
+    retryUntil: until + 60_000,
+    book,
+    video,
+  });
+
+  // Halfway: SIGKILL one web process. With several, their supervisor starts another while the rest answer;
+  // with one, the bench starts it again as a supervisor (scripts/start.mjs) would.
+  let outage: { killedAt: number; readyAt: number; victim: number } | null = null;
+  if (mode === "kill") {
+    await new Promise((resolve) => setTimeout(resolve, (SECONDS * 1000) / 2));
+    const killedAt = (Date.now() - started) / 1000;
+    const before = childPids(web.pid);
+    if (before.length > 0) {
+      process.kill(before[0], "SIGKILL");
+      while (childPids(web.pid).filter((pid) => !before.includes(pid)).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitUntilReady(origin);
+      outage = { killedAt, readyAt: (Date.now() - started) / 1000, victim: before[0] };
+    } else {
+      const victim = web.pid;
+      await web.kill9();
+      web = await startWebProcess({ port, env: appEnv, logFile });
+      outage = { killedAt, readyAt: (Date.now() - started) / 1000, victim };
+    }
+  }
+
+  const [creators, visitorsExit] = await Promise.all([creatorsDone, visitorsDone]);
+  clearInterval(sampler);
+  const creatorSeconds = (Date.now() - started) / 1000;
+  if (visitorsExit !== 0) throw new Error(`the visitors' process ended with ${visitorsExit}`);
+  const seen = JSON.parse(readFileSync(resultFile, "utf8")) as VisitorResult;
+
+  print("\nvisitors (autocannon):");
+  print(formatFigures([...seen.figures, seen.total]));
+  if (outage) {
+    const bySecond = Object.entries(seen.unansweredBySecond).map(([second, count]) => [Number(second), count] as const);
+    const outside = bySecond.filter(([second]) => second < outage.killedAt - 1 || second > outage.readyAt + 1);
+    print(
+      `web process ${outage.victim} killed at ${outage.killedAt.toFixed(1)} s; ${
+        WEB_PROCESSES > 1 ? "its replacement started and the site answered" : "started again and ready"
+      } ` +
+        `at ${outage.readyAt.toFixed(1)} s; visitor requests without an answer outside that window: ${outside.reduce((sum, [, n]) => sum + n, 0)}`,
+    );
+    print(`  without an answer, by second of the run: ${bySecond.map(([second, count]) => `${second}:${count}`).join(" ")}`);
+  }
+  print("\ncreators:");
+  print(formatFigures([...book.figures(creatorSeconds), book.total("all creator requests", creatorSeconds)]));
+  print(`rounds completed ${creators.rounds}, failed ${creators.failedRounds.length}; most PUTs in flight at once: ${creators.maxConcurrentPuts}`);
+  for (const failure of creators.failedRounds.slice(0, 10)) print(`  failed: ${failure}`);
+
+  print(`\nweb process${WEB_PROCESSES > 1 ? "es' memory (resident, all together" : " memory (resident"}, MiB), every 30 s:`);
+  print(
+    memory
+      .filter((_, i) => i % 6 === 5)
+      .map((m) => `${m.at.toFixed(0)} s ${m.mib === null ? "down" : m.mib.toFixed(0)}`)
+      .join(" · "),
+  );
+  const peak = Math.max(...memory.map((m) => m.mib ?? 0));
+  print(`peak ${peak.toFixed(0)} MiB`);
+
+  const { checkUploads, checkCredits } = await import("./load/verify");
+  const uploads = await checkUploads({
+    origin,
+    uploads: creators.uploads,
+    tokenOf,
+    xorKey: XOR_KEY,
+  });
+  print(`\nacknowledged uploads: ${creators.uploads.length}; downloaded byte-identical: ${uploads.identical} of ${uploads.checked}`);
+  for (const problem of uploads.problems.slice(0, 10)) print(`  PROBLEM ${problem}`);
+  const credits = await checkCredits({
+    origin,
+    databaseUrl,
+    accounts,
+    scans: creators.scans,
+    grantedOf: (a) => granted.get(a)!,
+    tokenOf,
+  });
+  print(
+    `scan requests: ${creators.scans.length} (acknowledged ${credits.acknowledged}, answer lost ${credits.answersLost}); scans in the database ${credits.scansInDatabase}; ` +
+      `credit problems: ${credits.problems.length}`,
+  );
+  for (const problem of credits.problems.slice(0, 10)) print(`  PROBLEM ${problem}`);
+
+  const serverErrors = seen.total.serverErrors + book.total("", creatorSeconds).serverErrors;
+  print("\ngoals (2 cores):");
+  print(
+    `  mixed GETs per second ≥ 300: ${seen.total.perSecond.toFixed(0)}; p99 ≤ 250 ms: ${seen.total.p99.toFixed(
+      0,
+    )} ms; server errors 0: ${serverErrors}`,
+  );
+  print(
+    `  50 concurrent uploads, nothing lost: ${creators.maxConcurrentPuts} at once; ${uploads.identical} of ${
+      creators.uploads.length
+    } acknowledged uploads intact; credits ${credits.problems.length === 0 ? "add up" : "DO NOT add up"}`,
+  );
+  // The web processes' log, kept under .cache/bench/load/ (git-ignored); its warnings and errors summed up by message.
+  const kept = path.join(root, ".cache/bench/load", `${store}-${mode}-web.log`);
+  mkdirSync(path.dirname(kept), { recursive: true });
+  copyFileSync(logFile, kept);
+  const messages = new Map<string, number>();
+  for (const line of readFileSync(logFile, "utf8").split("\n")) {
+    const entry = /^\{"level":"(warn|error)".*?"msg":"([^"]*)"/.exec(line);
+    if (entry) messages.set(`${entry[1]}: ${entry[2]}`, (messages.get(`${entry[1]}: ${entry[2]}`) ?? 0) + 1);
+    else if (/error|exception/i.test(line)) messages.set(`other: ${line.slice(0, 200)}`, (messages.get(`other: ${line.slice(0, 200)}`) ?? 0) + 1);
+  }
+  print(`web process log (${kept}): ${messages.size === 0 ? "no warnings or errors" : ""}`);
+  for (const [message, count] of messages) print(`  ${count}× ${message}`);
+}
+
+try {
+  await main();
+} finally {
+  for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+  const { disconnectDb } = await import("~/db.server").catch(() => ({
+    disconnectDb: async () => {},
+  }));
+  await disconnectDb().catch(() => {});
+}
+process.exit(0);

@@ -1,0 +1,104 @@
+// The load bench's record of answers, per kind of request: each answer's time and status, and the
+// requests that got no answer at all (refused or cut connections), with the figures the bench prints.
+
+export interface KindFigures {
+  kind: string;
+  answered: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  serverErrors: number;
+  /** Other non-2xx/3xx answers, e.g. "404×2". */
+  otherStatuses: string;
+  connectionErrors: number;
+}
+
+interface KindRecord {
+  ms: number[];
+  statuses: Map<number, number>;
+  connectionErrors: number;
+}
+
+export class LatencyBook {
+  private readonly kinds = new Map<string, KindRecord>();
+
+  private of(kind: string): KindRecord {
+    let record = this.kinds.get(kind);
+    if (!record) this.kinds.set(kind, (record = { ms: [], statuses: new Map(), connectionErrors: 0 }));
+    return record;
+  }
+
+  answered(kind: string, ms: number, status: number): void {
+    const record = this.of(kind);
+    record.ms.push(ms);
+    record.statuses.set(status, (record.statuses.get(status) ?? 0) + 1);
+  }
+
+  unanswered(kind: string): void {
+    this.of(kind).connectionErrors++;
+  }
+
+  figures(seconds: number): KindFigures[] {
+    return [...this.kinds].map(([kind, record]) => figuresOf(kind, record, seconds));
+  }
+
+  /** Every kind's answers as one (e.g. "all visitor GETs"). */
+  total(label: string, seconds: number): KindFigures {
+    const all: KindRecord = {
+      ms: [],
+      statuses: new Map(),
+      connectionErrors: 0,
+    };
+    for (const record of this.kinds.values()) {
+      for (const ms of record.ms) all.ms.push(ms);
+      for (const [status, count] of record.statuses) all.statuses.set(status, (all.statuses.get(status) ?? 0) + count);
+      all.connectionErrors += record.connectionErrors;
+    }
+    return figuresOf(label, all, seconds);
+  }
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+function figuresOf(kind: string, record: KindRecord, seconds: number): KindFigures {
+  const sorted = Float64Array.from(record.ms).sort();
+  const list = Array.from(sorted);
+  let serverErrors = 0;
+  const other: string[] = [];
+  for (const [status, count] of [...record.statuses].sort(([a], [b]) => a - b)) {
+    if (status >= 500) serverErrors += count;
+    if (status >= 400) other.push(`${status}×${count}`);
+  }
+  return {
+    kind,
+    answered: list.length,
+    perSecond: list.length / seconds,
+    p50: quantile(list, 0.5),
+    p95: quantile(list, 0.95),
+    p99: quantile(list, 0.99),
+    max: list.length ? list[list.length - 1] : NaN,
+    serverErrors,
+    otherStatuses: other.join(" "),
+    connectionErrors: record.connectionErrors,
+  };
+}
+
+/** The table the bench prints: one line per kind of request. */
+export function formatFigures(rows: KindFigures[]): string {
+  const ms = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(value < 10 ? 1 : 0)).padStart(7);
+  const head = `${"request".padEnd(34)} ${"answers".padStart(8)} ${"per s".padStart(7)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(
+    7,
+  )} ${"p99 ms".padStart(7)} ${"max ms".padStart(7)} ${"5xx".padStart(5)} ${"no answer".padStart(9)}  4xx/5xx`;
+  const lines = rows.map(
+    (r) =>
+      `${r.kind.padEnd(34)} ${String(r.answered).padStart(8)} ${r.perSecond.toFixed(1).padStart(7)} ${ms(r.p50)} ${ms(r.p95)} ${ms(r.p99)} ${ms(
+        r.max,
+      )} ${String(r.serverErrors).padStart(5)} ${String(r.connectionErrors).padStart(9)}  ${r.otherStatuses}`,
+  );
+  return [head, ...lines].join("\n");
+}

@@ -1,0 +1,114 @@
+// The load bench's visitors, in a process of their own (so that they do not share an event loop with the
+// creators): autocannon, one instance per kind of page, each held to its share of the overall rate, over
+// public models. Run by load.bench.ts as `node --import tsx bench/load/visitors.ts <plan.json> <result.json>`.
+import { readFileSync, writeFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { LatencyBook, type KindFigures } from "./latency-book";
+
+export interface VisitorPlan {
+  origin: string;
+  seconds: number;
+  /** GETs per second over all kinds. */
+  rate: number;
+  /** Public, ready models (ids) and the categories to browse. */
+  itemIds: string[];
+  categorySlugs: string[];
+}
+
+export interface VisitorResult {
+  figures: KindFigures[];
+  total: KindFigures;
+  /** Requests that got no answer (refused, reset, timed out), by whole second of the run. */
+  unansweredBySecond: Record<number, number>;
+}
+
+const WORDS = ["vase", "chair", "statue", "lamp", "temple", "shoe"];
+const SORTS = ["most_viewed", "newest"];
+
+/** Each kind of visit, its share of the rate, and the paths it asks for (one picked per request). */
+function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: () => string }> {
+  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+  const item = () => pick(plan.itemIds);
+  return [
+    { kind: "front door (/)", share: 0.15, path: () => "/" },
+    {
+      kind: "explore (sort, search, category, next page)",
+      share: 0.2,
+      path: () =>
+        pick([
+          () => `/?sort=${pick(SORTS)}`,
+          () => `/?q=${pick(WORDS)}`,
+          () => `/?category=${pick(plan.categorySlugs)}`,
+          () => "/?index&_data=routes%2F_index",
+        ])(),
+    },
+    {
+      kind: "model page (/item/{id})",
+      share: 0.25,
+      path: () => `/item/${item()}`,
+    },
+    {
+      kind: "embed (/embed/{id})",
+      share: 0.15,
+      path: () => `/embed/${item()}`,
+    },
+    {
+      kind: "model download (/v1/item/{id}/file)",
+      share: 0.1,
+      path: () => `/v1/item/${item()}/file`,
+    },
+    {
+      kind: "oEmbed",
+      share: 0.15,
+      path: () => `/oembed?format=json&url=${encodeURIComponent(`${plan.origin}/item/${item()}`)}`,
+    },
+  ];
+}
+
+async function main() {
+  const plan = JSON.parse(readFileSync(process.argv[2], "utf8")) as VisitorPlan;
+  const book = new LatencyBook();
+  const unansweredBySecond: Record<number, number> = {};
+  const started = Date.now();
+  const headers = {
+    "accept-encoding": "gzip, deflate, br",
+    "user-agent": "scanroom-load-bench",
+    accept: "text/html,application/json,*/*",
+  };
+  const runs = visits(plan).map(({ kind, share, path }) => {
+    const rate = Math.max(1, Math.round(plan.rate * share));
+    let finished: () => void = () => {};
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    const instance = autocannon(
+      {
+        url: plan.origin,
+        // Enough connections to keep the rate while answers take up to ~100 ms each.
+        connections: Math.ceil(rate / 10) + 2,
+        overallRate: rate,
+        duration: plan.seconds,
+        timeout: 10,
+        headers,
+        requests: [{ setupRequest: (request) => ({ ...request, path: path() }) }],
+      },
+      () => finished(),
+    );
+    instance.on("response", (_client, status, _bytes, ms) => book.answered(kind, ms, status));
+    instance.on("reqError", () => {
+      book.unanswered(kind);
+      const second = Math.floor((Date.now() - started) / 1000);
+      unansweredBySecond[second] = (unansweredBySecond[second] ?? 0) + 1;
+    });
+    return done;
+  });
+  await Promise.all(runs);
+  const seconds = (Date.now() - started) / 1000;
+  const result: VisitorResult = {
+    figures: book.figures(seconds),
+    total: book.total("all visitor GETs", seconds),
+    unansweredBySecond,
+  };
+  writeFileSync(process.argv[3], JSON.stringify(result));
+}
+
+await main();
+process.exit(0);
