@@ -47,6 +47,9 @@ Object.assign(process.env, {
   STRIPE_API_BASE: fakeStripe.url,
   NODE_ENV: "production",
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  // Signed-out pages would be up to 10 s old (decision 045); the specs check what a change does at once. The
+  // cache is tested in tests/integration/shared-page-cache.test.ts and measured by `npm run bench load`.
+  SHARED_PAGE_CACHE_MB: "0",
 });
 
 const { createServerApp } = await import("../../server");

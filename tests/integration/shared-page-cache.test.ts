@@ -13,6 +13,8 @@ import { uploadReadyModel } from "../setup/upload-model";
 // each copy with its own CSP nonce and request id; signed-in people never get or make a shared copy; a change
 // reaches signed-out visitors within that time; every copy of a model page counts its view.
 
+// On here, as in the product (the other test files turn it off: tests/setup/per-file-database.ts).
+process.env.SHARED_PAGE_CACHE_MB = "64";
 const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let api: ReturnType<typeof apiClient>;

@@ -15,6 +15,10 @@ process.env.FIREBASE_AUTH_EMULATOR_HOST = EMULATOR_HOST;
 process.env.FIREBASE_PROJECT_ID = FIREBASE_PROJECT_ID;
 process.env.MODEL_XOR_KEY = XOR_KEY;
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "error";
+// The shared page cache (decision 045) is a CDN's job done in the web process: signed-out pages may be up to 10 s
+// old. Test files check what a change does at once, so it is off here; tests/integration/shared-page-cache.test.ts
+// turns it on and tests it.
+process.env.SHARED_PAGE_CACHE_MB = "0";
 
 afterAll(async () => {
   // Uploads start the app's job queue in this process (e.g. delivery copies of splats): stop it first.
