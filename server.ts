@@ -15,7 +15,7 @@ import { legacyHostRedirect } from "./app/lib/legacy";
 import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache } from "./app/lib/shared-page-cache.server";
-import { superviseWebProcesses } from "./app/lib/web-processes.server";
+import { superviseWebProcesses } from "./scripts/lib/web-processes.mjs";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -170,7 +170,7 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-// WEB_PROCESSES > 1: this process only supervises that many web processes on the port (app/lib/web-processes.server.ts).
+// WEB_PROCESSES > 1: this process only supervises that many web processes on the port (scripts/lib/web-processes.mjs).
 if (isMain && !superviseWebProcesses(env().WEB_PROCESSES)) {
   const port = Number(process.env.PORT ?? 3000);
   const app = await createServerApp();

@@ -1,9 +1,77 @@
 // What every bench needs besides the app: printing a line, and running SQL as the test PostgreSQL's admin.
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { TEMPLATE_DATABASE, TEST_PG_ADMIN_URL } from "../tests/setup/config";
 
 export function print(line = ""): void {
   process.stdout.write(`${line}\n`);
+}
+
+/**
+ * Public, ready GLB models straight into the database at `url` (no API, no storage): `count` of them from
+ * `owners` new creators, one a `spacingMs` older than the next, across the seeded categories, named from a few
+ * words, with Zipf-like view counts; `fileOf(i)` names each one's stored file. Answers the item ids (newest
+ * first) and the category slugs.
+ */
+export async function insertPublicModels(
+  url: string,
+  { count, owners, spacingMs, fileOf }: { count: number; owners: number; spacingMs: number; fileOf: (i: number) => { key: string; size: number } },
+): Promise<{ itemIds: string[]; categorySlugs: string[] }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const categories = (await client.query<{ id: string; slug: string }>('SELECT id, slug FROM "Category" ORDER BY "sortOrder"')).rows;
+    const ownerIds: string[] = [];
+    for (let i = 0; i < owners; i++) {
+      const id = randomUUID();
+      ownerIds.push(id);
+      await client.query('INSERT INTO "User" (id, "firebaseUid", email, "emailVerified", "displayName", "updatedAt") VALUES ($1, $2, $3, true, $4, now())', [
+        id,
+        `bench-${id}`,
+        `bench-${i}-${id.slice(0, 8)}@example.com`,
+        `Creator ${i}`,
+      ]);
+    }
+    const words = ["chair", "vase", "statue", "shoe", "plant", "car", "room", "bust", "lamp", "mug", "temple", "bike", "cake", "rock"];
+    const now = Date.now();
+    const itemIds: string[] = [];
+    for (let start = 0; start < count; start += 1000) {
+      const values: unknown[] = [];
+      const rows: string[] = [];
+      for (let i = start; i < Math.min(count, start + 1000); i++) {
+        const p = values.length;
+        const id = randomUUID();
+        itemIds.push(id);
+        const file = fileOf(i);
+        rows.push(`($${p + 1}::uuid, $${p + 2}::uuid, $${p + 3}, 'glb', 'model', 'ready', 'public', $${p + 4}, $${p + 5}, $${p + 6}::uuid, $${p + 7}, $${p + 8}, $${p + 8})`);
+        values.push(
+          id,
+          ownerIds[i % ownerIds.length],
+          `${words[i % words.length]} ${words[(i * 7) % words.length]} #${i}`,
+          file.key,
+          file.size,
+          categories[i % categories.length].id,
+          Math.floor(10_000 / (1 + (i % 997))),
+          new Date(now - i * spacingMs),
+        );
+      }
+      await client.query(
+        `INSERT INTO "Item" (id, "ownerId", name, "modelType", "uploadType", status, visibility, "fileKey", "fileSize", "categoryId", "viewCount", "createdAt", "updatedAt") VALUES ${rows.join(",")}`,
+        values,
+      );
+    }
+    await client.query('ANALYZE "Item"');
+    await client.query('ANALYZE "User"');
+    return { itemIds, categorySlugs: categories.map((c) => c.slug) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The nearest-rank `q` quantile (0 < q ≤ 1) of ascending `sorted`; NaN when empty. */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
 /** Runs one statement on the admin connection (CREATE/DROP DATABASE, catalogue lookups). */

@@ -4,7 +4,7 @@
 //
 // Needs PostgreSQL (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test) and a build
 // (`npm run build`; SCANROOM_BUILD_DIR picks another build folder). Uses a scratch database it drops.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import os from "node:os";
@@ -13,58 +13,15 @@ import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
 import { exitUnlessBuilt, startBuiltApp } from "./app-server";
-import { templateExists } from "./bench-support";
+import { insertPublicModels, quantile, templateExists } from "./bench-support";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 exitUnlessBuilt();
 
 /** 10,000 public, ready models from 100 owners over the last year, in 9 categories, with Zipf-like views. */
-async function seed(url: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const categories = (await client.query<{ id: string }>('SELECT id FROM "Category" ORDER BY "sortOrder"')).rows.map((r) => r.id);
-    const owners: string[] = [];
-    for (let i = 0; i < 100; i++) {
-      const id = randomUUID();
-      owners.push(id);
-      await client.query('INSERT INTO "User" (id, "firebaseUid", email, "emailVerified", "displayName", "updatedAt") VALUES ($1, $2, $3, true, $4, now())', [
-        id,
-        `bench-${id}`,
-        `bench-${i}@example.com`,
-        `Creator ${i}`,
-      ]);
-    }
-    const words = ["chair", "vase", "statue", "shoe", "plant", "car", "room", "bust", "lamp", "mug", "temple", "bike", "cake", "rock"];
-    const now = Date.now();
-    for (let start = 0; start < ITEMS; start += 1000) {
-      const values: unknown[] = [];
-      const rows: string[] = [];
-      for (let i = start; i < Math.min(ITEMS, start + 1000); i++) {
-        const p = values.length;
-        rows.push(`($${p + 1}::uuid, $${p + 2}::uuid, $${p + 3}, 'glb', 'model', 'ready', 'public', $${p + 4}, 123456, $${p + 5}::uuid, $${p + 6}, $${p + 7}, $${p + 7})`);
-        values.push(
-          randomUUID(),
-          owners[i % owners.length],
-          `${words[i % words.length]} ${words[(i * 7) % words.length]} #${i}`,
-          `items/bench/${i}.glb`,
-          categories[i % categories.length],
-          Math.floor(10_000 / (1 + (i % 997))),
-          new Date(now - i * 3_000_000),
-        );
-      }
-      await client.query(
-        `INSERT INTO "Item" (id, "ownerId", name, "modelType", "uploadType", status, visibility, "fileKey", "fileSize", "categoryId", "viewCount", "createdAt", "updatedAt") VALUES ${rows.join(",")}`,
-        values,
-      );
-    }
-    await client.query('ANALYZE "Item"');
-    await client.query('ANALYZE "User"');
-  } finally {
-    await client.end();
-  }
-}
+const seed = (url: string) =>
+  insertPublicModels(url, { count: ITEMS, owners: 100, spacingMs: 3_000_000, fileOf: (i) => ({ key: `items/bench/${i}.glb`, size: 123456 }) });
 
 interface Sample {
   ms: number;
@@ -95,17 +52,13 @@ function get(base: string, pathName: string): Promise<Sample & { body: Buffer; e
   });
 }
 
-const quantile = (xs: number[], q: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
 
 async function measure(base: string, label: string, pathName: string) {
   for (let i = 0; i < 3; i++) await get(base, pathName); // warm-up
   const samples: Sample[] = [];
   for (let i = 0; i < RUNS; i++) samples.push(await get(base, pathName));
   const statuses = [...new Set(samples.map((s) => s.status))].join(",");
-  const ms = samples.map((s) => s.ms);
+  const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
   return { label, path: pathName, statuses, median: quantile(ms, 0.5), p95: quantile(ms, 0.95), bytes: samples[0].bytes };
 }
 

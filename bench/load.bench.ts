@@ -16,14 +16,14 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import pg from "pg";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
-import { buildDir, exitUnlessBuilt, listenOnFreePort, root } from "./app-server";
+import { freePort, serverChildPids } from "../tests/setup/processes";
+import { buildDir, exitUnlessBuilt, root } from "./app-server";
 import { print, templateExists } from "./bench-support";
 import { formatFigures, LatencyBook } from "./load/latency-book";
 import type { VisitorPlan, VisitorResult } from "./load/visitors";
@@ -53,12 +53,6 @@ const work = mkdtempSync(path.join(os.tmpdir(), "scanroom-load-"));
 const database = `scanroom_load_${randomBytes(4).toString("hex")}`;
 const cleanups: Array<() => Promise<unknown> | unknown> = [() => rmSync(work, { recursive: true, force: true })];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await listenOnFreePort(server, "127.0.0.1");
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The S3 server in its own process; resolves with the app's S3 settings. */
 async function startS3(): Promise<Record<string, string>> {
@@ -86,17 +80,6 @@ function makeVideo(): Uint8Array<ArrayBuffer> {
   const made = spawnSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=15", "-t", "2", "-pix_fmt", "yuv420p", file]);
   if (made.status !== 0) throw new Error(`ffmpeg could not make the test video: ${made.stderr}`);
   return new Uint8Array(readFileSync(file));
-}
-
-async function emulatorSignIn(email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake-api-key`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`the Auth emulator refused the sign-in of ${email}: ${JSON.stringify(json)}`);
-  return json.idToken;
 }
 
 async function main() {
@@ -129,13 +112,12 @@ async function main() {
   const video = makeVideo();
 
   const { residentMiB, startWebProcess, waitUntilReady } = await import("./load/web-process");
-  const { serverChildPids: childPids } = await import("../tests/setup/processes");
   const logFile = path.join(work, "web.log");
   let web = await startWebProcess({ port, env: appEnv, logFile });
   cleanups.push(() => web.stop());
 
   // The creators: real accounts in the Auth emulator, each signed in once (their user rows) and given 1,000 scan credits.
-  const { createIdentity } = await import("../tests/setup/firebase-users");
+  const { createIdentity, signInWithPassword } = await import("../tests/setup/firebase-users");
   const { runCreators } = await import("./load/creators");
   type Account = import("./load/creators").CreatorAccount;
   const accounts: Account[] = [];
@@ -167,7 +149,7 @@ async function main() {
   await ledger.end();
   const tokens = new Map<Account, string>();
   const tokenOf = async (account: Account) =>
-    tokens.get(account) ?? tokens.set(account, await emulatorSignIn(account.email, account.password)).get(account)!;
+    tokens.get(account) ?? tokens.set(account, await signInWithPassword(account.email, account.password)).get(account)!;
 
   print(`\n## ${store === "s3" ? "S3 server" : "local disk"}, ${mode === "kill" ? "a web process killed -9 halfway" : "steady"}`);
   print(
@@ -175,22 +157,20 @@ async function main() {
       `${CREATORS} creators; ${WEB_PROCESSES} web process${WEB_PROCESSES > 1 ? "es" : ""} on ${origin}`,
   );
 
-  // Memory of the web process every 5 s.
+  // Memory of the server process and its web processes together, every 5 s (null while it is down).
   const started = Date.now();
   const memory: Array<{ at: number; mib: number | null }> = [];
-  const sampler = setInterval(
-    () =>
-      memory.push({
-        at: (Date.now() - started) / 1000,
-        mib: residentMiB(web.pid),
-      }),
-    5000,
-  );
+  const webMiB = () => {
+    const [own, ...workers] = [web.pid, ...serverChildPids(web.pid)].map(residentMiB);
+    return own === null ? null : own + workers.reduce<number>((sum, mib) => sum + (mib ?? 0), 0);
+  };
+  const sampler = setInterval(() => memory.push({ at: (Date.now() - started) / 1000, mib: webMiB() }), 5000);
 
   const planFile = path.join(work, "visitors-plan.json");
   const resultFile = path.join(work, "visitors-result.json");
   const plan: VisitorPlan = {
     origin,
+    startedAt: started,
     seconds: SECONDS,
     rate: RATE,
     itemIds,
@@ -208,7 +188,7 @@ async function main() {
   const creatorsDone = runCreators({
     origin,
     accounts,
-    signIn: (account) => emulatorSignIn(account.email, account.password),
+    signIn: (account) => signInWithPassword(account.email, account.password),
     until,
     retryUntil: until + 60_000,
     book,
@@ -221,10 +201,10 @@ async function main() {
   if (mode === "kill") {
     await new Promise((resolve) => setTimeout(resolve, (SECONDS * 1000) / 2));
     const killedAt = (Date.now() - started) / 1000;
-    const before = childPids(web.pid);
+    const before = serverChildPids(web.pid);
     if (before.length > 0) {
       process.kill(before[0], "SIGKILL");
-      while (childPids(web.pid).filter((pid) => !before.includes(pid)).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (serverChildPids(web.pid).filter((pid) => !before.includes(pid)).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
       await waitUntilReady(origin);
       outage = { killedAt, readyAt: (Date.now() - started) / 1000, victim: before[0] };
     } else {

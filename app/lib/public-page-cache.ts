@@ -1,5 +1,4 @@
 import type { HeadersFunction } from "@remix-run/node";
-import { VIEW_HEADER } from "./shared-page-cache-header";
 
 /**
  * How long a shared cache (ours, app/lib/shared-page-cache.server.ts, or a CDN) may keep a page that signed-out
@@ -9,14 +8,19 @@ import { VIEW_HEADER } from "./shared-page-cache-header";
  */
 export const SHARED_PAGE_SECONDS = 10;
 
-/** The Cache-Control of such a page: shared for a signed-out visitor, never shared for anyone signed in. */
-export function pageCacheControl({ signedIn }: { signedIn: boolean }): string {
-  return signedIn ? "private, no-cache" : `public, max-age=0, s-maxage=${SHARED_PAGE_SECONDS}`;
-}
+/**
+ * The header in which a page names the item whose view each copy of it counts (the model page); the shared page
+ * cache reads it, counts a view for every copy it gives out, and never sends it.
+ */
+export const VIEW_HEADER = "x-scanroom-counts-view";
 
-/** The headers of a page whose copies each count a view of `itemId` (signed-out visitors' model pages). */
-export function countedViewHeaders(itemId: string): Record<string, string> {
-  return { "Cache-Control": pageCacheControl({ signedIn: false }), [VIEW_HEADER]: itemId };
+/**
+ * A page's headers: `shared` for what every signed-out visitor sees alike, never for anyone signed in (nor for a
+ * page that counts something per load, like a registered embed); `countsViewOf` when each copy counts a view.
+ */
+export function pageHeaders({ shared, countsViewOf }: { shared: boolean; countsViewOf?: string }): Record<string, string> {
+  if (!shared) return { "Cache-Control": "private, no-cache" };
+  return { "Cache-Control": `public, max-age=0, s-maxage=${SHARED_PAGE_SECONDS}`, ...(countsViewOf ? { [VIEW_HEADER]: countsViewOf } : {}) };
 }
 
 /** A route's `headers`: the document gets its loader's Cache-Control (and the view its copies count). */

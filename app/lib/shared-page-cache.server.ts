@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { createNonce } from "./content-security-policy.server";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
-import { VIEW_HEADER } from "./shared-page-cache-header";
+import { VIEW_HEADER } from "./public-page-cache";
 
 /**
  * A shared cache for signed-out visitors' pages (docs/decisions/045-shared-page-cache.md): what a CDN would do

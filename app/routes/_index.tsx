@@ -1,5 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { loaderCacheHeaders, pageCacheControl } from "~/lib/public-page-cache";
+import { loaderCacheHeaders, pageHeaders } from "~/lib/public-page-cache";
 import { Form, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { Button } from "primereact/button";
 import { useCallback, useEffect, useState } from "react";
@@ -61,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       nextCursor: page.next_cursor,
       filters: { q: query.q ?? "", category: query.category ?? "", sort: query.sort },
     },
-    { headers: { "Cache-Control": pageCacheControl({ signedIn }) } },
+    { headers: pageHeaders({ shared: !signedIn }) },
   );
 }
 

@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { loaderCacheHeaders, pageCacheControl } from "~/lib/public-page-cache";
+import { loaderCacheHeaders, pageHeaders } from "~/lib/public-page-cache";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
@@ -33,8 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const preloads =
     view.state === "live" ? viewerPreloads({ splat: isSplatFormat(view.item.delivered_format ?? view.item.file_format), coarse: !!view.item.model_coarse_url }) : null;
   // A plain embed is the same for every visitor: shared for a few seconds. One naming a registered embed counts its load.
-  const headers = { "Cache-Control": options.embedId ? "private, no-cache" : pageCacheControl({ signedIn: false }) };
-  return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200, headers });
+  return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200, headers: pageHeaders({ shared: !options.embedId }) });
 }
 
 export const headers = loaderCacheHeaders;

@@ -1,5 +1,6 @@
 // The load bench's record of answers, per kind of request: each answer's time and status, and the
 // requests that got no answer at all (refused or cut connections), with the figures the bench prints.
+import { quantile } from "../bench-support";
 
 export interface KindFigures {
   kind: string;
@@ -60,14 +61,8 @@ export class LatencyBook {
   }
 }
 
-function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-
 function figuresOf(kind: string, record: KindRecord, seconds: number): KindFigures {
-  const sorted = Float64Array.from(record.ms).sort();
-  const list = Array.from(sorted);
+  const list = Float64Array.from(record.ms).sort();
   let serverErrors = 0;
   const other: string[] = [];
   for (const [status, count] of [...record.statuses].sort(([a], [b]) => a - b)) {

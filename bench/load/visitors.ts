@@ -7,6 +7,8 @@ import { LatencyBook, type KindFigures } from "./latency-book";
 
 export interface VisitorPlan {
   origin: string;
+  /** The bench's start of the run (ms since the epoch): unanswered requests are counted by second from it. */
+  startedAt: number;
   seconds: number;
   /** GETs per second over all kinds. */
   rate: number;
@@ -18,7 +20,7 @@ export interface VisitorPlan {
 export interface VisitorResult {
   figures: KindFigures[];
   total: KindFigures;
-  /** Requests that got no answer (refused, reset, timed out), by whole second of the run. */
+  /** Requests that got no answer (refused, reset, timed out), by whole second since the plan's startedAt. */
   unansweredBySecond: Record<number, number>;
 }
 
@@ -95,7 +97,7 @@ async function main() {
     instance.on("response", (_client, status, _bytes, ms) => book.answered(kind, ms, status));
     instance.on("reqError", () => {
       book.unanswered(kind);
-      const second = Math.floor((Date.now() - started) / 1000);
+      const second = Math.floor((Date.now() - plan.startedAt) / 1000);
       unansweredBySecond[second] = (unansweredBySecond[second] ?? 0) + 1;
     });
     return done;

@@ -2,6 +2,7 @@
 // as a child of the bench, so that the bench can kill it with SIGKILL and start it again, and read its memory.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
+import { waitFor } from "../../scripts/lib/services.mjs";
 import { root } from "../app-server";
 
 export interface WebProcess {
@@ -12,20 +13,10 @@ export interface WebProcess {
   stop(): Promise<void>;
 }
 
-/** Resolves once GET /readyz answers 200 (database, object store and queue reachable), within `timeoutMs`. */
-export async function waitUntilReady(origin: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(`${origin}/readyz`);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the web process at ${origin} was not ready within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Resolves once GET /readyz answers 200 (database, object store and queue reachable), within a minute. */
+export function waitUntilReady(origin: string): Promise<void> {
+  const ready = () => fetch(`${origin}/readyz`).then(async (res) => (await res.arrayBuffer(), res.ok));
+  return waitFor(ready, { timeoutMs: 60_000, intervalMs: 50, what: `the web process at ${origin}` });
 }
 
 /** Starts `server.ts` on `port` with `env`, its output appended to `logFile`, and waits until it is ready. */

@@ -9,6 +9,21 @@ export function restartDelayMs(failures, { baseMs = 1000, maxMs = 30_000 } = {})
 }
 
 /**
+ * When to start again something that exited on its own: after `restartDelayMs(n)` for its n-th quick exit in a
+ * row, n counting from 1 again once it had run longer than `healthyAfterMs`.
+ */
+export function restartPolicy({ baseMs = 1000, maxMs = 30_000, healthyAfterMs = 60_000 } = {}) {
+  let failures = 0;
+  return {
+    /** After an exit that came `ranMs` after the start: how many quick exits in a row, and the delay. */
+    afterExit(ranMs) {
+      failures = ranMs > healthyAfterMs ? 1 : failures + 1;
+      return { failures, delayMs: restartDelayMs(failures, { baseMs, maxMs }) };
+    },
+  };
+}
+
+/**
  * Starts `command args` and restarts it whenever it exits on its own. A child that ran longer than
  * `healthyAfterMs` before exiting starts the backoff again from the beginning. Returns `stop()`,
  * which ends it (SIGTERM, SIGKILL after `killAfterMs`) and restarts nothing after.
@@ -34,7 +49,7 @@ export function superviseChild({
 }) {
   let child;
   let restartTimer;
-  let failures = 0;
+  const policy = restartPolicy({ baseMs, maxMs, healthyAfterMs });
   let stopped = false;
   const launch = () => {
     restartTimer = undefined;
@@ -46,8 +61,7 @@ export function superviseChild({
       const ranMs = Date.now() - startedAt;
       restartTimer = setTimeout(() => {
         if (stopped) return;
-        failures = ranMs > healthyAfterMs ? 1 : failures + 1;
-        const delay = restartDelayMs(failures, { baseMs, maxMs });
+        const { failures, delayMs: delay } = policy.afterExit(ranMs);
         report(`[scanroom] ${name} exited unexpectedly (${code ?? signal}); restarting it in ${delay / 1000} s (restart ${failures} in a row)`);
         restartTimer = setTimeout(launch, delay);
       }, exitGraceMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { restartDelayMs, superviseChild } from "./supervise.mjs";
+import { restartDelayMs, restartPolicy, superviseChild } from "./supervise.mjs";
 
 const until = async (check: () => boolean, timeoutMs = 10_000) => {
   const start = Date.now();
@@ -12,6 +12,14 @@ const until = async (check: () => boolean, timeoutMs = 10_000) => {
 describe("restartDelayMs", () => {
   it("doubles from 1 s up to 30 s", () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => restartDelayMs(n))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});
+
+describe("restartPolicy", () => {
+  it("backs off on quick exits in a row and starts over after a healthy run", () => {
+    const policy = restartPolicy({ healthyAfterMs: 60_000 });
+    expect([100, 100, 100].map((ran) => policy.afterExit(ran).delayMs)).toEqual([1000, 2000, 4000]);
+    expect(policy.afterExit(120_000)).toEqual({ failures: 1, delayMs: 1000 });
   });
 });
 

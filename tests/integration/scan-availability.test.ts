@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, symlinkSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { freePort } from "../setup/processes";
 import { startTestServer } from "../setup/test-server";
+import { waitFor } from "../setup/wait-for";
 
 // Issue 17 item 1: without the scan tools the product keeps running and says plainly that scans are
 // unavailable; a scan request is refused with 503 and nothing is reserved.
@@ -93,15 +94,6 @@ function pathWithOnlyNode(): string {
   return dir;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function startProcess(args: string[], env: NodeJS.ProcessEnv) {
   const child: ChildProcess = spawn(path.join(root, "node_modules/.bin/tsx"), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -111,15 +103,6 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv) {
   return { child, output: () => output };
 }
 
-async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe("the product started as npm start does, with the scan tools unreachable", () => {
   const children: ChildProcess[] = [];
@@ -152,20 +135,14 @@ describe("the product started as npm start does, with the scan tools unreachable
     const worker = startProcess(["app/worker/main.ts"], env);
     children.push(web.child, worker.child);
 
-    await waitFor(() => (worker.output().includes("sr-train is not built") ? true : undefined), "the worker's message");
+    await waitFor("the worker's message", () => worker.output().includes("sr-train is not built"), 60_000, 200);
     expect(worker.output()).toMatch(/scans are unavailable on this machine; waiting for the scan tools/);
     expect(worker.output()).toMatch(/ffmpeg \(ffmpeg\) was not found/);
     expect(worker.output()).toMatch(/colmap \(colmap\) was not found/);
     expect(worker.output()).toMatch(/sr-stereo is not built/);
 
     const site = `http://127.0.0.1:${port}`;
-    const home = await waitFor(async () => {
-      try {
-        return await fetch(`${site}/`);
-      } catch {
-        return undefined;
-      }
-    }, "the site");
+    const home = await waitFor("the site", () => fetch(`${site}/`).catch(() => undefined), 60_000, 200);
     expect(home.status).toBe(200);
     const availability = await (await fetch(`${site}/v1/scan/availability`)).json();
     expect(availability.data.available).toBe(false);

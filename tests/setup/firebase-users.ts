@@ -30,6 +30,10 @@ export async function createIdentity({ verified = true, name }: { verified?: boo
   if (verified) {
     await call(`/projects/${FIREBASE_PROJECT_ID}/accounts:update`, { localId: signUp.localId, emailVerified: true }, true);
   }
-  const signIn = await call("/accounts:signInWithPassword", { email, password, returnSecureToken: true });
-  return { uid: signUp.localId, email, idToken: signIn.idToken, password };
+  return { uid: signUp.localId, email, idToken: await signInWithPassword(email, password), password };
+}
+
+/** A fresh ID token for an emulator account, as signing in with its password gives. */
+export async function signInWithPassword(email: string, password: string): Promise<string> {
+  return (await call("/accounts:signInWithPassword", { email, password, returnSecureToken: true })).idToken;
 }

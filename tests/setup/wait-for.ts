@@ -1,5 +1,5 @@
 /** Polls `check` until it answers something truthy (answered) or `timeoutMs` passes (throws naming `what`). */
-export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number, intervalMs = 250): Promise<T> {
+export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs: number, intervalMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
