@@ -1,5 +1,18 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { fitLongSide, holdoutFrames, laplacianVariance, median, selectFrames, spread, targetFrameCount, validationFrames } from "./frame-selection";
+import {
+  fitLongSide,
+  holdoutFrames,
+  laplacianVariance,
+  MAX_FRAMES,
+  median,
+  selectExpression,
+  selectFrames,
+  spread,
+  targetFrameCount,
+  validationFrames,
+} from "./frame-selection";
 
 function checkerboard(width: number, height: number, cell: number) {
   const pixels = new Uint8Array(width * height);
@@ -114,5 +127,34 @@ describe("splits and spreads", () => {
     expect(picked[0]).toBeLessThan(5);
     expect(picked[59]).toBeGreaterThan(294);
     for (let i = 1; i < 60; i++) expect(picked[i] - picked[i - 1]).toBe(5);
+  });
+});
+
+describe("selectExpression", () => {
+  it("nests the terms so that none is more than log2(n) deep", () => {
+    expect(selectExpression([7])).toBe("eq(n,7)");
+    expect(selectExpression([1, 5, 9])).toBe("(eq(n,1)+(eq(n,5)+eq(n,9)))");
+    const tree = selectExpression(Array.from({ length: MAX_FRAMES }, (_, i) => i * 18)).replace(/eq\(n,\d+\)/g, "x");
+    const deepest = Math.max(...[...tree].reduce<number[]>((depths, c) => {
+      const last = depths.at(-1) ?? 0;
+      return [...depths, c === "(" ? last + 1 : c === ")" ? last - 1 : last];
+    }, []));
+    expect(deepest).toBe(Math.ceil(Math.log2(MAX_FRAMES)));
+    expect(() => selectExpression([])).toThrow();
+  });
+
+  it("makes ffmpeg pass exactly the chosen frames of a 180 s video's 300 (a flat sum of more than 100 fails to parse)", async () => {
+    // 20 s at 30 fps, tiny: 600 frames, 300 chosen — as many as the frame stage keeps from the longest video.
+    const chosen = Array.from({ length: MAX_FRAMES }, (_, i) => i * 2 + (i % 2));
+    const { stderr } = await promisify(execFile)(
+      "ffmpeg",
+      ["-hide_banner", "-f", "lavfi", "-i", "testsrc=size=32x18:rate=30:duration=20", "-vf", `select='${selectExpression(chosen)}',showinfo`, "-fps_mode", "passthrough", "-f", "null", "-"],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    const passed = [...stderr.matchAll(/\bpts:\s*(\d+)/g)].map((m) => Number(m[1]));
+    expect(passed).toEqual(chosen);
+    await expect(
+      promisify(execFile)("ffmpeg", ["-hide_banner", "-f", "lavfi", "-i", "testsrc=size=32x18:rate=30:duration=5", "-vf", `select='${chosen.slice(0, 101).map((n) => `eq(n,${n})`).join("+")}'`, "-f", "null", "-"]),
+    ).rejects.toThrow(/Error while parsing expression/);
   });
 });

@@ -78,6 +78,21 @@ export function selectFrames(sharpness: number[], windows: number, floor = SHARP
 }
 
 /** The size to scale a frame to so its long side is at most `maxLongSide` (even numbers, as encoders like). */
+/**
+ * An ffmpeg `select` expression true for exactly the frame numbers given: the terms added as a balanced tree
+ * (`((a+b)+(c+d))…`). ffmpeg's expression parser refuses a flat sum of more than 100 terms, and a video of more
+ * than ~7 s keeps more frames than that (300 at 180 s); nested this way 300 frames are 9 levels deep.
+ */
+export function selectExpression(frameNumbers: number[]): string {
+  if (frameNumbers.length === 0) throw new Error("no frame to select");
+  const tree = (from: number, to: number): string => {
+    if (to - from === 1) return `eq(n,${frameNumbers[from]})`;
+    const middle = (from + to) >> 1;
+    return `(${tree(from, middle)}+${tree(middle, to)})`;
+  };
+  return tree(0, frameNumbers.length);
+}
+
 export function fitLongSide(width: number, height: number, maxLongSide = MAX_LONG_SIDE): { width: number; height: number } {
   const scale = Math.min(1, maxLongSide / Math.max(width, height));
   const even = (v: number) => Math.max(2, Math.round((v * scale) / 2) * 2);

@@ -11,6 +11,7 @@ import {
   laplacianVariance,
   MAX_LONG_SIDE,
   MAX_VIDEO_SECONDS,
+  selectExpression,
   selectFrames,
   SHARPNESS_FLOOR,
   targetFrameCount,
@@ -216,7 +217,7 @@ async function videoFrames(ctx: StageContext, ingest: IngestResult): Promise<{ f
   const windows = targetFrameCount({ seconds: video.seconds, frames: sharpness.length });
   const choice = selectFrames(sharpness, windows, SHARPNESS_FLOOR);
   const full = fitLongSide(video.width, video.height, MAX_LONG_SIDE);
-  const select = choice.kept.map((n) => `eq(n,${n})`).join("+");
+  const select = selectExpression(choice.kept);
   await mkdir(ctx.path("images"), { recursive: true });
   await ctx.tool({
     command: ctx.config.FFMPEG_BIN,
