@@ -22,7 +22,7 @@ import readline from "node:readline";
 import pg from "pg";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
-import { freePort, serverChildPids } from "../tests/setup/processes";
+import { freePort, residentMiB, serverChildPids } from "../tests/setup/processes";
 import { buildDir, exitUnlessBuilt, root } from "./app-server";
 import { print, templateExists } from "./bench-support";
 import { formatFigures, LatencyBook } from "./load/latency-book";
@@ -111,7 +111,7 @@ async function main() {
   const { itemIds, categorySlugs } = await seedPublicModels(databaseUrl);
   const video = makeVideo();
 
-  const { residentMiB, startWebProcess, waitUntilReady } = await import("./load/web-process");
+  const { startWebProcess, waitUntilReady } = await import("./load/web-process");
   const logFile = path.join(work, "web.log");
   let web = await startWebProcess({ port, env: appEnv, logFile });
   cleanups.push(() => web.stop());

@@ -12,6 +12,11 @@
  *   `castle-P30` (30 photos walking around a castle's inner courtyard, cameras facing out at its walls), with
  *   ground-truth cameras (<set>/gt_dense_cameras/<image>.camera: K, radial distortion, R camera→world,
  *   camera centre, size; metres). Put as <dir>/<set>/images/*.jpg and <dir>/<set>/gt_dense_cameras/.
+ * - A video set: <dir>/<set>/video.mp4 with a SOURCE.txt whose first line says where it comes from and under
+ *   what licence (issue 34 item 4, the longest video SPEC allows: `fox-long`, 180 s of 1080×1920 H.264 at
+ *   30 fps made by `scripts/real-capture-video.sh` from the fox's 50 photos in capture order, 300 distinct
+ *   frames — the photos and motion-compensated frames between them). No known cameras: its frames are not
+ *   the photos.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -29,8 +34,10 @@ export interface RealCapture {
   name: string;
   source: string;
   licence: string;
-  /** Photo files in capture order. */
+  /** Photo files in capture order (empty for a video set). */
   photos: string[];
+  /** The video of a video set. */
+  video: string | null;
   /** Known cameras by photo file name, and what they are. */
   truth: Map<string, TrueCamera> | null;
   truthKind: string;
@@ -73,10 +80,15 @@ function nerfCameras(file: string): Map<string, TrueCamera> {
 
 /** The sets found under REAL_CAPTURE_DIR (SCAN_REAL_SETS, comma-separated, picks some). */
 export function realCaptures(): RealCapture[] {
-  const wanted = (process.env.SCAN_REAL_SETS ?? "fox,Herz-Jesus-P25,castle-P30").split(",").map((s) => s.trim()).filter(Boolean);
+  const wanted = (process.env.SCAN_REAL_SETS ?? "fox,Herz-Jesus-P25,castle-P30,fox-long").split(",").map((s) => s.trim()).filter(Boolean);
   const found: RealCapture[] = [];
   for (const name of wanted) {
     const dir = path.join(REAL_CAPTURE_DIR, name);
+    if (existsSync(path.join(dir, "video.mp4"))) {
+      const about = existsSync(path.join(dir, "SOURCE.txt")) ? readFileSync(path.join(dir, "SOURCE.txt"), "utf8").split("\n")[0] : "no SOURCE.txt";
+      found.push({ name, source: about, licence: "see SOURCE.txt", photos: [], video: path.join(dir, "video.mp4"), truth: null, truthKind: "none", units: "" });
+      continue;
+    }
     if (!existsSync(path.join(dir, "images"))) continue;
     if (existsSync(path.join(dir, "transforms.json"))) {
       found.push({
@@ -84,6 +96,7 @@ export function realCaptures(): RealCapture[] {
         source: "NVlabs/instant-ngp data/nerf/fox",
         licence: "NVIDIA Source Code License-NC",
         photos: photosIn(path.join(dir, "images")),
+        video: null,
         truth: nerfCameras(path.join(dir, "transforms.json")),
         truthKind: "instant-ngp's own COLMAP poses",
         units: "units",
@@ -94,6 +107,7 @@ export function realCaptures(): RealCapture[] {
         source: "Strecha et al. 2008 via openMVG/SfM_quality_evaluation",
         licence: "research use",
         photos: photosIn(path.join(dir, "images")),
+        video: null,
         truth: existsSync(path.join(dir, "gt_dense_cameras")) ? strechaCameras(path.join(dir, "gt_dense_cameras")) : null,
         truthKind: "ground truth",
         units: "m",

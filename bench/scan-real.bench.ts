@@ -4,16 +4,20 @@
 // dense points, the training, and the delivered figures — splat and mesh drawn from the test views (and the
 // validation views, which defaults are tuned on) over the whole frame on the viewer's background — and it copies
 // the photo | splat | mesh pictures of every evaluated view to .cache/bench/scan-real/<set>/. Figures only, no
-// pass/fail. Run:
+// pass/fail. A video set (issue 34 item 4) goes in as a video scan and prints its frames too. Every set prints the
+// peak resident memory of the worker with every tool it runs (sampled each second) and the stage at that peak.
+// Run:
 //   npm run bench scan-real                                   (every set found)
 //   SCAN_REAL_SETS=fox npx tsx bench/scan-real.bench.ts        (one set)
 // Worker settings come from the environment as for a worker (SCAN_TRAIN_MINUTES, …). Storage and working files
 // go to a temporary folder (SCAN_REAL_KEEP=1 keeps it; SCAN_REAL_ROOT=<that folder> runs again in it, so stages
 // whose inputs, parameters and version are unchanged are not run again — for tuning a later stage); nothing touches
 // a database.
+import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { descendantPids, residentMiB } from "../tests/setup/processes";
 import { alignSimilarity } from "../tests/setup/similarity";
 import { print } from "./bench-support";
 import { REAL_CAPTURE_DIR, realCaptures, type RealCapture } from "./real-captures";
@@ -30,6 +34,21 @@ const { parseWorkerConfig } = await import("~/env.server");
 const { runStages } = await import("~/worker/pipeline.server");
 const { STAGE_NAMES } = await import("~/domain/scan-progress");
 const { cameraCenter, parseImages, rotationMatrix } = await import("~/worker/colmap-model");
+const { probeVideoStream } = await import("~/tools/ffprobe.server");
+
+/** Peak resident memory of this process and every process below it, sampled each second, with the stage then. */
+function memoryWatch() {
+  let stage = "start";
+  let peak = { mib: 0, stage };
+  const timer = setInterval(() => {
+    const mib = [process.pid, ...descendantPids(process.pid)].reduce((sum, pid) => sum + (residentMiB(pid) ?? 0), 0);
+    if (mib > peak.mib) peak = { mib, stage };
+  }, 1000);
+  return {
+    stage: (name: string) => (stage = name),
+    stop: () => (clearInterval(timer), peak),
+  };
+}
 
 const fmt = (value: number | null | undefined, digits = 1) => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "—");
 
@@ -87,32 +106,53 @@ async function beyondTheMesh(dir: string): Promise<{ psnr: number; share: number
 async function bench(capture: RealCapture) {
   const config = parseWorkerConfig(process.env);
   const itemId = `real-${capture.name}`;
-  // Uploaded as the site names them (image-001.jpg, …), in capture order.
+  // Uploaded as the site names them (image-001.jpg, …), in capture order; a video as the upload dialog stores it.
   const uploadedAs = new Map<string, string>();
-  for (const [i, photo] of capture.photos.entries()) {
-    const name = `image-${String(i + 1).padStart(3, "0")}${path.extname(photo).toLowerCase()}`;
-    uploadedAs.set(name, path.basename(photo));
-    await storage().write(`items/${itemId}/images/${name}`, readFileSync(photo));
+  let input: { kind: "image" | "video"; path: string; duration: number | null };
+  if (capture.video) {
+    const probe = await probeVideoStream({ bin: config.FFPROBE_BIN, input: capture.video });
+    if (!probe) throw new Error(`${capture.video} is not a video ffprobe reads`);
+    const key = `items/${itemId}/video/${randomUUID()}.video`;
+    await storage().write(key, readFileSync(capture.video));
+    input = { kind: "video", path: key, duration: probe.duration };
+    print(`\n${capture.name}: ${probe.duration.toFixed(1)} s video, ${probe.width}×${probe.height}`);
+  } else {
+    for (const [i, photo] of capture.photos.entries()) {
+      const name = `image-${String(i + 1).padStart(3, "0")}${path.extname(photo).toLowerCase()}`;
+      uploadedAs.set(name, path.basename(photo));
+      await storage().write(`items/${itemId}/images/${name}`, readFileSync(photo));
+    }
+    input = { kind: "image", path: `items/${itemId}/images/`, duration: null };
   }
   const jobId = `job-${capture.name}`;
+  const memory = memoryWatch();
   const started = Date.now();
   const outcome = await runStages({
-    job: { id: jobId, itemId, inputKind: "image", inputPath: `items/${itemId}/images/`, duration: null, attempt: 1 },
+    job: { id: jobId, itemId, inputKind: input.kind, inputPath: input.path, duration: input.duration, attempt: 1 },
     config,
     signal: new AbortController().signal,
-    reporter: { stage: (name) => print(`  ${new Date().toISOString().slice(11, 19)} ${name}`), progress: () => undefined },
+    reporter: {
+      stage: (name) => {
+        memory.stage(name);
+        print(`  ${new Date().toISOString().slice(11, 19)} ${name}`);
+      },
+      progress: () => undefined,
+    },
   });
+  const peak = memory.stop();
   const seconds = (Date.now() - started) / 1000;
   const work = path.join(root, "work", jobId);
-  print(`\n${capture.name}: ${capture.photos.length} photos (${capture.source}; ${capture.licence}), ${config.SCAN_THREADS} threads, training budget ${config.SCAN_TRAIN_MINUTES} min`);
+  const what = capture.video ? `${(outcome.results.frames as { frames: string[] }).frames.length} frames from the video` : `${capture.photos.length} photos`;
+  print(`\n${capture.name}: ${what} (${capture.source}; ${capture.licence}), ${config.SCAN_THREADS} threads, training budget ${config.SCAN_TRAIN_MINUTES} min`);
   for (const name of STAGE_NAMES) {
     const timing = outcome.timings[name];
     if (timing) print(`  ${name.padEnd(11)} ${`${fmt(timing.seconds)} s`.padStart(9)}`);
   }
   print(`  ${"end to end".padEnd(11)} ${`${fmt(seconds)} s`.padStart(9)}`);
+  print(`  peak memory: ${fmt(peak.mib / 1024, 2)} GiB (the worker and its tools, during ${peak.stage})`);
   const mapping = outcome.results.mapping as { registered: number; total: number; points: number; meanReprojectionError: number };
   print(`  cameras: ${mapping.registered}/${mapping.total} placed, ${mapping.points} sparse points, mean reprojection ${fmt(mapping.meanReprojectionError, 3)} px`);
-  const accuracy = cameraAccuracy(capture, uploadedAs, readFileSync(path.join(work, "sparse-txt/images.txt"), "utf8"));
+  const accuracy = capture.truth ? cameraAccuracy(capture, uploadedAs, readFileSync(path.join(work, "sparse-txt/images.txt"), "utf8")) : null;
   if (accuracy) {
     print(
       `  against ${capture.truthKind} (${accuracy.cameras} cameras, similarity-aligned): position RMSE ${fmt(accuracy.rmse, 4)} ${capture.units} (max ${fmt(accuracy.maxError, 4)}), ` +

@@ -1,7 +1,7 @@
 // The web process under load: the production server (server.ts on the built app, as `npm run serve` runs it)
 // as a child of the bench, so that the bench can kill it with SIGKILL and start it again, and read its memory.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { waitFor } from "../../scripts/lib/services.mjs";
 import { root } from "../app-server";
 
@@ -49,14 +49,4 @@ export async function startWebProcess({ port, env, logFile }: { port: number; en
     kill9: () => signal("SIGKILL"),
     stop: () => signal("SIGINT"),
   };
-}
-
-/** The resident memory of process `pid` in MiB (Linux /proc), or null once it is gone. */
-export function residentMiB(pid: number): number | null {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
 }

@@ -2,23 +2,61 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 
+/** Every process's id and parent id (Linux /proc). */
+function processTable(): Array<{ pid: number; parent: number }> {
+  const table: Array<{ pid: number; parent: number }> = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      table.push({ pid: Number(name), parent: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return table;
+}
+
 /**
  * The processes `pid` started that run server.ts (Linux /proc): the web processes of a server started with
  * WEB_PROCESSES > 1 (or, for tsx's own process, the server it runs) — not, say, the esbuild service tsx starts.
  */
 export function serverChildPids(pid: number): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (parent === pid && readFileSync(`/proc/${name}/cmdline`, "utf8").includes("server.ts")) pids.push(Number(name));
-    } catch {
-      // gone meanwhile
+  return processTable()
+    .filter((entry) => entry.parent === pid)
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry.pid}/cmdline`, "utf8").includes("server.ts");
+      } catch {
+        return false;
+      }
+    })
+    .map((entry) => entry.pid);
+}
+
+/** Every process below `pid` (children, their children, …). */
+export function descendantPids(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const { pid: child, parent } of processTable()) children.set(parent, [...(children.get(parent) ?? []), child]);
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
     }
   }
-  return pids;
+  return found;
+}
+
+/** The resident memory of process `pid` in MiB (Linux /proc), or null once it is gone. */
+export function residentMiB(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */

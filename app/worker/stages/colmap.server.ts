@@ -12,11 +12,15 @@ import { readPhoto } from "../upright-photo.server";
 import type { FramesResult } from "./input.server";
 
 /**
- * COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. 4096 features per image (COLMAP's
+ * COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. 4096 features per photo (COLMAP's
  * default is 8192): CPU matching compares every feature of one image with every one of the other, and on 20 real
  * fox photos 4096 matched in 46 s against 84 s, still every camera placed at 0.82 px (0.77 px with 8192; issue 34).
+ * A video's frames are 0.6 s apart and each is matched with ~15 others (about 4,200 pairs for the longest video):
+ * 2048 features each, a quarter of the work per pair (VIDEO_NOTE).
  */
-const MAX_FEATURES = 4096;
+export function maxFeatures(kind: "video" | "image"): number {
+  return kind === "video" ? 2048 : 4096;
+}
 /** Up to this many photos every pair is matched; above, neighbours in capture order plus keyframes. */
 export const EXHAUSTIVE_LIMIT = 80;
 /** What COLMAP 3.8's mapper prints when it exits 1 without a model. */
@@ -63,7 +67,7 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
   // all photos of one size or one per photo (issue 38).
   version: 2,
   outputs: ["features.db"],
-  params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, maxFeatures: MAX_FEATURES, kind: ctx.job.inputKind }),
+  params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, maxFeatures: maxFeatures(ctx.job.inputKind), kind: ctx.job.inputKind }),
   async run(ctx) {
     const frames = ctx.results.frames as FramesResult;
     await removeDatabase(ctx.path("features.db"));
@@ -101,7 +105,7 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
           "--SiftExtraction.use_gpu", "0",
           "--SiftExtraction.num_threads", String(ctx.config.SCAN_THREADS),
           "--SiftExtraction.max_image_size", String(MAX_LONG_SIDE),
-          "--SiftExtraction.max_num_features", String(MAX_FEATURES),
+          "--SiftExtraction.max_num_features", String(maxFeatures(ctx.job.inputKind)),
         ],
         (line) => {
           const fraction = parseFeatureProgress(line);
@@ -167,6 +171,18 @@ async function toText(ctx: StageContext, input: string, output: string) {
 }
 
 /**
+ * The mapper's settings beyond COLMAP's defaults. A video's frames are many, close together and in order:
+ * COLMAP's own video preset (its automatic reconstructor's ModifyForVideoData) halves the initial pair's
+ * minimum triangulation angle and runs a global bundle adjustment each time the model grows by 40 % rather
+ * than 10 % (images and points) — local adjustments still run after every image and the last global one
+ * at the end. On the 180 s fox video (291 frames, issue 34 item 4) that took mapping from … s to … s.
+ */
+export function mapperOptions(kind: "video" | "image"): string[] {
+  if (kind !== "video") return [];
+  return ["--Mapper.init_min_tri_angle", "8", "--Mapper.ba_global_images_ratio", "1.4", "--Mapper.ba_global_points_ratio", "1.4"];
+}
+
+/**
  * Mapping: COLMAP's incremental mapper, then the largest model is turned upright and centred
  * (sparse/ in COLMAP's binary format for trainers, sparse-txt/ for us), and the quality gate is read
  * from it.
@@ -175,7 +191,7 @@ export const mappingStage: StageDefinition<MappingResult> = {
   name: "mapping",
   version: 1,
   outputs: ["sparse", "sparse-txt"],
-  params: () => ({}),
+  params: (ctx) => ({ mapper: mapperOptions(ctx.job.inputKind) }),
   async run(ctx) {
     const frames = ctx.results.frames as FramesResult;
     for (const dir of ["mapped", "mapped-txt", "sparse", "sparse-txt"]) await rm(ctx.path(dir), { recursive: true, force: true });
@@ -189,6 +205,7 @@ export const mappingStage: StageDefinition<MappingResult> = {
           "--image_path", ctx.path("images"),
           "--output_path", ctx.path("mapped"),
           "--Mapper.num_threads", String(ctx.config.SCAN_THREADS),
+          ...mapperOptions(ctx.job.inputKind),
         ],
         mappingProgressParser(frames.frames.length),
       );
