@@ -77,7 +77,6 @@ export function selectFrames(sharpness: number[], windows: number, floor = SHARP
   return { kept, candidates, medianSharpness };
 }
 
-/** The size to scale a frame to so its long side is at most `maxLongSide` (even numbers, as encoders like). */
 /**
  * An ffmpeg `select` expression true for exactly the frame numbers given: the terms added as a balanced tree
  * (`((a+b)+(c+d))…`). ffmpeg's expression parser refuses a flat sum of more than 100 terms, and a video of more
@@ -93,6 +92,7 @@ export function selectExpression(frameNumbers: number[]): string {
   return tree(0, frameNumbers.length);
 }
 
+/** The size to scale a frame to so its long side is at most `maxLongSide` (even numbers, as encoders like). */
 export function fitLongSide(width: number, height: number, maxLongSide = MAX_LONG_SIDE): { width: number; height: number } {
   const scale = Math.min(1, maxLongSide / Math.max(width, height));
   const even = (v: number) => Math.max(2, Math.round((v * scale) / 2) * 2);
