@@ -184,19 +184,51 @@ export function mapperOptions(kind: "video" | "image"): string[] {
 }
 
 /**
- * Mapping: COLMAP's incremental mapper, then the largest model is turned upright and centred
- * (sparse/ in COLMAP's binary format for trainers, sparse-txt/ for us), and the quality gate is read
- * from it.
+ * The frames the mapper places first: for a video every other frame in capture order (the rest are registered
+ * into that model afterwards, registerRest); for photos all of them (null). The incremental mapper's cost grows
+ * faster than its images — a local bundle adjustment after every image, global ones as the model grows — while
+ * a frame 0.6 s from two placed neighbours is placed by one pose estimate and a single adjustment at the end.
+ * Every held-out and validation frame (every 4th) is a keyframe.
+ */
+export function mappingKeyframes(kind: "video" | "image", frames: string[]): string[] | null {
+  return kind === "video" ? frames.filter((_, i) => i % 2 === 0) : null;
+}
+
+/**
+ * The frames left out of the first mapping joined to its model: COLMAP's image_registrator places each by its
+ * matches to the model's points; point_triangulator then triangulates the matches of every frame with the poses
+ * held (the registrator only extends tracks the keyframes started: on the 50 fox photos as a sequence it left the
+ * keyframes' 3,995 points, the triangulator made 9,751); one global bundle adjustment refines all poses, points
+ * and the camera together, and observations that still reproject more than the mapper's own 4 px are filtered.
+ * On those 50 frames: 14 s for 9,746 points at 1.06 px, against the mapper's 22 s on all of them (9,611, 1.02 px).
+ */
+async function registerRest(ctx: StageContext, model: string, output: string, progress: (line: string) => number | null) {
+  await mkdir(ctx.path(output), { recursive: true });
+  const threads = ["--Mapper.num_threads", String(ctx.config.SCAN_THREADS)];
+  await colmap(ctx, ["image_registrator", "--database_path", ctx.path("matches.db"), "--input_path", ctx.path(model), "--output_path", ctx.path(output), ...threads], progress);
+  await colmap(ctx, ["point_triangulator", "--database_path", ctx.path("matches.db"), "--image_path", ctx.path("images"), "--input_path", ctx.path(output), "--output_path", ctx.path(output), ...threads]);
+  await colmap(ctx, ["bundle_adjuster", "--input_path", ctx.path(output), "--output_path", ctx.path(output)]);
+  await colmap(ctx, ["point_filtering", "--input_path", ctx.path(output), "--output_path", ctx.path(output), "--max_reproj_error", "4"]);
+}
+
+/**
+ * Mapping: COLMAP's incremental mapper (a video's keyframes first, then the rest registered into that model),
+ * then the largest model is turned upright and centred (sparse/ in COLMAP's binary format for trainers,
+ * sparse-txt/ for us), and the quality gate is read from it.
  */
 export const mappingStage: StageDefinition<MappingResult> = {
   name: "mapping",
-  version: 1,
+  // 2: a video's keyframes mapped first, the other frames registered into that model (mappingKeyframes).
+  version: 2,
   outputs: ["sparse", "sparse-txt"],
-  params: (ctx) => ({ mapper: mapperOptions(ctx.job.inputKind) }),
+  params: (ctx) => ({ mapper: mapperOptions(ctx.job.inputKind), keyframes: ctx.job.inputKind === "video" ? "every 2nd" : "all" }),
   async run(ctx) {
     const frames = ctx.results.frames as FramesResult;
-    for (const dir of ["mapped", "mapped-txt", "sparse", "sparse-txt"]) await rm(ctx.path(dir), { recursive: true, force: true });
+    for (const dir of ["mapped", "mapped-txt", "registered", "sparse", "sparse-txt"]) await rm(ctx.path(dir), { recursive: true, force: true });
     await mkdir(ctx.path("mapped"), { recursive: true });
+    const keyframes = mappingKeyframes(ctx.job.inputKind, frames.frames);
+    if (keyframes) await writeFile(ctx.path("keyframes.txt"), keyframes.map((frame) => `${frame}\n`).join(""));
+    const progress = mappingProgressParser(frames.frames.length);
     try {
       await colmap(
         ctx,
@@ -205,21 +237,27 @@ export const mappingStage: StageDefinition<MappingResult> = {
           "--database_path", ctx.path("matches.db"),
           "--image_path", ctx.path("images"),
           "--output_path", ctx.path("mapped"),
+          ...(keyframes ? ["--image_list_path", ctx.path("keyframes.txt")] : []),
           "--Mapper.num_threads", String(ctx.config.SCAN_THREADS),
           ...mapperOptions(ctx.job.inputKind),
         ],
-        mappingProgressParser(frames.frames.length),
+        progress,
       );
     } catch (error) {
       // COLMAP exits 1 when the images do not connect into any model: the quality gate explains that.
       if (!(error instanceof ToolError && error.reason === "exit" && MAPPER_FOUND_NOTHING.test(error.output))) throw error;
     }
     const models = (await readdir(ctx.path("mapped"))).filter((name) => existsSync(ctx.path(`mapped/${name}/images.bin`)));
-    let best: { name: string; model: ColmapModel } | null = null;
+    let best: { dir: string; model: ColmapModel } | null = null;
     for (const name of models) {
       await toText(ctx, `mapped/${name}`, `mapped-txt/${name}`);
       const model = await readTextModel(ctx, `mapped-txt/${name}`);
-      if (!best || model.images.length > best.model.images.length) best = { name, model };
+      if (!best || model.images.length > best.model.images.length) best = { dir: `mapped/${name}`, model };
+    }
+    if (best && keyframes) {
+      await registerRest(ctx, best.dir, "registered", progress);
+      await toText(ctx, "registered", "mapped-txt/registered");
+      best = { dir: "registered", model: await readTextModel(ctx, "mapped-txt/registered") };
     }
     const figures = {
       inputKind: ctx.job.inputKind,
@@ -235,10 +273,10 @@ export const mappingStage: StageDefinition<MappingResult> = {
       const matrix = [0, 1, 2, 3].map((r) => transform!.slice(r * 4, r * 4 + 4).join(" ")).join("\n");
       await writeFile(ctx.path("upright.txt"), `${matrix}\n`);
       await mkdir(ctx.path("sparse"), { recursive: true });
-      await colmap(ctx, ["model_transformer", "--input_path", ctx.path(`mapped/${best.name}`), "--output_path", ctx.path("sparse"), "--transform_path", ctx.path("upright.txt")]);
+      await colmap(ctx, ["model_transformer", "--input_path", ctx.path(best.dir), "--output_path", ctx.path("sparse"), "--transform_path", ctx.path("upright.txt")]);
       await toText(ctx, "sparse", "sparse-txt");
     }
-    await rm(ctx.path("mapped-txt"), { recursive: true, force: true });
+    for (const dir of ["mapped-txt", "registered"]) await rm(ctx.path(dir), { recursive: true, force: true });
     return {
       ...figures,
       meanReprojectionError: Number.isFinite(figures.meanReprojectionError) ? Math.round(figures.meanReprojectionError * 1000) / 1000 : -1,

@@ -5,6 +5,7 @@ import { cropPoints, readDensePly, readVisibilityCounts, regionOfInterest, REGIO
 import { encodeOrientedPointsPly } from "~/formats/splat-ply";
 import type { StageDefinition } from "../stage";
 import { parseNativeProgress } from "../tool-progress";
+import { spread } from "../frame-selection";
 import { framesKeptOut, type FramesResult } from "./input.server";
 
 /**
@@ -29,6 +30,23 @@ export interface DenseResult {
 /** Long side of the undistorted images (training reads them too) and of the depth maps. */
 const WORKING_SIZE = 640;
 const STEREO_SIZE = 320;
+/**
+ * Depth maps are made for at most this many views, evenly spread over the capture in order (the others are left
+ * out as references and as sources). A 180 s video places ~290 frames 0.6 s apart; neighbours that close add
+ * little depth another view has not measured, and each map costs ~1.4 s on 2 cores (issue 34 item 4).
+ */
+export const MAX_DEPTH_VIEWS = 100;
+
+/**
+ * The views that take no part in dense stereo: the held-out ones, and all but an even spread of at most
+ * `maxViews` of the rest (names in capture order).
+ */
+export function viewsLeftOutOfStereo(registered: string[], keptOut: string[], maxViews = MAX_DEPTH_VIEWS): string[] {
+  const heldOut = new Set(keptOut);
+  const measured = new Set(spread([...registered].filter((name) => !heldOut.has(name)).sort(), maxViews));
+  return registered.filter((name) => !measured.has(name));
+}
+
 /** Fewer fused points than this is not a dense model worth publishing. */
 const MIN_DENSE_POINTS = 5000;
 /** A point must be seen by this many images to be kept. */
@@ -44,9 +62,10 @@ const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 export const denseStage: StageDefinition<DenseResult> = {
   name: "dense",
   // 3: the region of interest is a box around the well-seen points, not a sphere where the optical axes meet (issue 38 item 5).
-  version: 3,
+  // 4: depth maps for at most MAX_DEPTH_VIEWS views.
+  version: 4,
   outputs: DENSE_OUTPUTS,
-  params: (ctx) => ({ dense: ctx.config.SCAN_DENSE, working: WORKING_SIZE, stereo: STEREO_SIZE, minViews: MIN_VIEWS, region: REGION_RULE }),
+  params: (ctx) => ({ dense: ctx.config.SCAN_DENSE, working: WORKING_SIZE, stereo: STEREO_SIZE, depthViews: MAX_DEPTH_VIEWS, minViews: MIN_VIEWS, region: REGION_RULE }),
   async run(ctx) {
     await rm(ctx.path("dense"), { recursive: true, force: true });
     if (ctx.config.SCAN_DENSE === "off") return { skipped: "dense reconstruction is off on this worker" };
@@ -61,10 +80,12 @@ export const denseStage: StageDefinition<DenseResult> = {
     timings.undistort = seconds(started);
     ctx.progress(0.1);
     started = Date.now();
-    await writeFile(ctx.path("dense/holdout.txt"), framesKeptOut(frames).join("\n") + "\n");
+    const images = parseImages(await readFile(ctx.path("sparse-txt/images.txt"), "utf8"));
+    const leftOut = viewsLeftOutOfStereo(images.map((image) => image.name), framesKeptOut(frames));
+    await writeFile(ctx.path("dense/left-out.txt"), leftOut.join("\n") + "\n");
     await ctx.tool({
       command: ctx.native("sr-stereo"),
-      args: ["--workspace", ctx.path("dense"), "--skip", ctx.path("dense/holdout.txt"), "--size", String(STEREO_SIZE), "--threads", String(ctx.config.SCAN_THREADS)],
+      args: ["--workspace", ctx.path("dense"), "--skip", ctx.path("dense/left-out.txt"), "--size", String(STEREO_SIZE), "--threads", String(ctx.config.SCAN_THREADS)],
       parser: (line) => {
         const value = parseNativeProgress(line);
         return value === null ? null : 0.1 + 0.75 * value;
@@ -95,7 +116,6 @@ export const denseStage: StageDefinition<DenseResult> = {
     started = Date.now();
     const fused = readDensePly(new Uint8Array(await readFile(ctx.path("dense/fused.ply"))));
     const visibility = existsSync(ctx.path("dense/fused.ply.vis")) ? readVisibilityCounts(new Uint8Array(await readFile(ctx.path("dense/fused.ply.vis")))) : null;
-    const images = parseImages(await readFile(ctx.path("sparse-txt/images.txt"), "utf8"));
     const cameras = images.map((image) => {
       const r = rotationMatrix(image.q);
       return { centre: cameraCenter(image), axis: [r[6], r[7], r[8]] as [number, number, number] };
@@ -120,6 +140,6 @@ export const denseStage: StageDefinition<DenseResult> = {
     await rm(ctx.path("dense/stereo"), { recursive: true, force: true });
     await mkdir(ctx.path("dense"), { recursive: true });
     ctx.progress(1);
-    return { skipped: null, images: images.length - framesKeptOut(frames).length, fusedPoints: fused.count, points: kept.count, roi, workingSize: WORKING_SIZE, seconds: timings };
+    return { skipped: null, images: images.length - leftOut.length, fusedPoints: fused.count, points: kept.count, roi, workingSize: WORKING_SIZE, seconds: timings };
   },
 };
