@@ -12,14 +12,19 @@ import { readPhoto } from "../upright-photo.server";
 import type { FramesResult } from "./input.server";
 
 /**
- * COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. 4096 features per photo (COLMAP's
- * default is 8192): CPU matching compares every feature of one image with every one of the other, and on 20 real
- * fox photos 4096 matched in 46 s against 84 s, still every camera placed at 0.82 px (0.77 px with 8192; issue 34).
- * A video's frames are 0.6 s apart and each is matched with ~13 others (3,814 pairs for the 291 frames of a 180 s
- * fox video): 2048 features each matched them in 443 s against 698 s with 4096, every frame placed (issue 34 item 4).
+ * COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. SIFT's settings per kind of input:
+ * - 4096 features per photo (COLMAP's default is 8192): CPU matching compares every feature of one image with
+ *   every one of the other, and on 20 real fox photos 4096 matched in 46 s against 84 s, still every camera placed
+ *   at 0.82 px (0.77 px with 8192; issue 34).
+ * - A video's frames are 0.6 s apart and each is matched with ~13 others (3,814 pairs for the 291 frames of a 180 s
+ *   fox video): 2048 features each matched them in 443 s against 698 s with 4096, every frame placed (issue 34 item 4).
+ * - A video's frames are found from the frame's own size up (first octave 0), not from a copy upsampled twice
+ *   (COLMAP's -1), whose small-scale features the feature cap mostly drops anyway: on the 50 fox photos as a
+ *   sequence at 2048 features extraction took 20 s against 77 s; mapped, 50/50 placed with 9,574 points at 1.04 px
+ *   against 9,640 at 1.02 px. Photos keep -1 (more of their 4096 come from that octave).
  */
-export function maxFeatures(kind: "video" | "image"): number {
-  return kind === "video" ? 2048 : 4096;
+export function siftOptions(kind: "video" | "image"): { maxFeatures: number; firstOctave: number } {
+  return kind === "video" ? { maxFeatures: 2048, firstOctave: 0 } : { maxFeatures: 4096, firstOctave: -1 };
 }
 /** Up to this many photos every pair is matched; above, neighbours in capture order plus keyframes. */
 export const EXHAUSTIVE_LIMIT = 80;
@@ -67,7 +72,7 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
   // all photos of one size or one per photo (issue 38).
   version: 2,
   outputs: ["features.db"],
-  params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, maxFeatures: maxFeatures(ctx.job.inputKind), kind: ctx.job.inputKind }),
+  params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, ...siftOptions(ctx.job.inputKind), kind: ctx.job.inputKind }),
   async run(ctx) {
     const frames = ctx.results.frames as FramesResult;
     await removeDatabase(ctx.path("features.db"));
@@ -87,6 +92,7 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
       groups = groupCameras(cameras).map((group) => group.frames);
     }
     const total = frames.frames.length;
+    const sift = siftOptions(ctx.job.inputKind);
     let done = 0;
     for (const [i, group] of groups.entries()) {
       const list = ctx.path(`features-camera-${i + 1}.txt`);
@@ -105,7 +111,8 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
           "--SiftExtraction.use_gpu", "0",
           "--SiftExtraction.num_threads", String(ctx.config.SCAN_THREADS),
           "--SiftExtraction.max_image_size", String(MAX_LONG_SIDE),
-          "--SiftExtraction.max_num_features", String(maxFeatures(ctx.job.inputKind)),
+          "--SiftExtraction.max_num_features", String(sift.maxFeatures),
+          "--SiftExtraction.first_octave", String(sift.firstOctave),
         ],
         (line) => {
           const fraction = parseFeatureProgress(line);
