@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { groupCameras, type FrameCamera } from "../camera-groups";
-import { MAX_LONG_SIDE } from "../frame-selection";
+import { fitLongSide, MAX_LONG_SIDE } from "../frame-selection";
 import { parseModel, meanReprojectionError, uprightTransform, type ColmapModel } from "../colmap-model";
 import { matchPairs } from "../match-pairs";
 import { evaluateQualityGate, type GateOutcome } from "../quality-gate";
@@ -9,7 +9,7 @@ import { ToolError } from "~/tools/run-tool.server";
 import type { StageContext, StageDefinition } from "../stage";
 import { mappingProgressParser, parseFeatureProgress, parseMatchingProgress } from "../tool-progress";
 import { readPhoto } from "../upright-photo.server";
-import type { FramesResult } from "./input.server";
+import type { FramesResult, IngestResult } from "./input.server";
 
 /**
  * COLMAP 3.8 on the CPU (Debian's build has no CUDA): features → matching → mapping. SIFT's settings per kind of input:
@@ -18,13 +18,23 @@ import type { FramesResult } from "./input.server";
  *   at 0.82 px (0.77 px with 8192; issue 34).
  * - A video's frames are 0.6 s apart and each is matched with ~13 others (3,814 pairs for the 291 frames of a 180 s
  *   fox video): 2048 features each matched them in 443 s against 698 s with 4096, every frame placed (issue 34 item 4).
- * - A video's frames are found from the frame's own size up (first octave 0), not from a copy upsampled twice
- *   (COLMAP's -1), whose small-scale features the feature cap mostly drops anyway: on the 50 fox photos as a
- *   sequence at 2048 features extraction took 20 s against 77 s; mapped, 50/50 placed with 9,574 points at 1.04 px
- *   against 9,640 at 1.02 px. Photos keep -1 (more of their 4096 come from that octave).
+ * - A video whose frames are at the full working size (long side 1600: any 1080p or larger video) is searched from
+ *   the frame's own size up (first octave 0), not from a copy upsampled twice (COLMAP's -1), whose small-scale
+ *   features the cap mostly drops at that size: on the 50 fox photos as a sequence at 2048 features extraction took
+ *   20 s against 77 s; mapped, 50/50 placed with 9,574 points at 1.04 px against 9,640 at 1.02 px. Smaller frames
+ *   need that octave (a 960×540 render of a smooth model placed 0 of 36 frames without it) and keep -1, as photos do.
  */
-export function siftOptions(kind: "video" | "image"): { maxFeatures: number; firstOctave: number } {
-  return kind === "video" ? { maxFeatures: 2048, firstOctave: 0 } : { maxFeatures: 4096, firstOctave: -1 };
+export function siftOptions(kind: "video" | "image", frameLongSide: number): { maxFeatures: number; firstOctave: number } {
+  if (kind === "image") return { maxFeatures: 4096, firstOctave: -1 };
+  return { maxFeatures: 2048, firstOctave: frameLongSide >= MAX_LONG_SIDE ? 0 : -1 };
+}
+
+/** The long side of a scan's frames: a video's after the frame stage scales it (photos: not needed, 0). */
+function frameLongSide(ctx: StageContext): number {
+  const video = (ctx.results.ingest as IngestResult | undefined)?.video;
+  if (!video) return 0;
+  const { width, height } = fitLongSide(video.width, video.height);
+  return Math.max(width, height);
 }
 /** Up to this many photos every pair is matched; above, neighbours in capture order plus keyframes. */
 export const EXHAUSTIVE_LIMIT = 80;
@@ -72,7 +82,7 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
   // all photos of one size or one per photo (issue 38).
   version: 2,
   outputs: ["features.db"],
-  params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, ...siftOptions(ctx.job.inputKind), kind: ctx.job.inputKind }),
+  params: (ctx) => ({ maxImageSize: MAX_LONG_SIDE, ...siftOptions(ctx.job.inputKind, frameLongSide(ctx)), kind: ctx.job.inputKind }),
   async run(ctx) {
     const frames = ctx.results.frames as FramesResult;
     await removeDatabase(ctx.path("features.db"));
@@ -92,7 +102,7 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
       groups = groupCameras(cameras).map((group) => group.frames);
     }
     const total = frames.frames.length;
-    const sift = siftOptions(ctx.job.inputKind);
+    const sift = siftOptions(ctx.job.inputKind, frameLongSide(ctx));
     let done = 0;
     for (const [i, group] of groups.entries()) {
       const list = ctx.path(`features-camera-${i + 1}.txt`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { holdoutFrames, validationFrames } from "../frame-selection";
-import { mappingKeyframes } from "./colmap.server";
+import { mappingKeyframes, siftOptions } from "./colmap.server";
 import { MAX_DEPTH_VIEWS, viewsLeftOutOfStereo } from "./dense.server";
 
 /** Frame names as the frames stage writes them, in capture order. */
@@ -48,5 +48,13 @@ describe("the frames the mapper places first", () => {
 
   it("photos: all of them in one mapping", () => {
     expect(mappingKeyframes("image", frameNames(22))).toBeNull();
+  });
+});
+
+describe("where SIFT starts looking", () => {
+  it("frames at the full working size (a 1080p video's): from their own size; smaller frames and photos: from the upsampled copy", () => {
+    expect(siftOptions("video", 1600)).toEqual({ maxFeatures: 2048, firstOctave: 0 });
+    expect(siftOptions("video", 960)).toEqual({ maxFeatures: 2048, firstOctave: -1 });
+    expect(siftOptions("image", 1600)).toEqual({ maxFeatures: 4096, firstOctave: -1 });
   });
 });
