@@ -34,3 +34,23 @@ export function detectDeviceProfile(): DeviceProfile {
   const memoryGb = (navigator as Navigator & { deviceMemory?: number }).deviceMemory;
   return deviceProfile({ coarsePointer, shortSide, memoryGb });
 }
+
+/** Software rasterisers a browser falls back to without a usable GPU (SwiftShader, Mesa's llvmpipe, Windows' WARP). */
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|microsoft basic render|software/i;
+
+/** The renderer the browser reports for this context ("ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device…" in Chromium). */
+export function rendererName(gl: WebGLRenderingContext | WebGL2RenderingContext): string {
+  const info = gl.getExtension("WEBGL_debug_renderer_info");
+  const name: unknown = gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
+  return typeof name === "string" ? name : "";
+}
+
+/**
+ * Cube face size of the meshes' prefiltered lighting environment: three's 256 on a GPU, where it takes
+ * milliseconds; 64 under a software rasteriser, where prefiltering at 256 took 13 s on a busy 2-core machine
+ * and froze the page for as long (the canvas readback waits for it on the main thread). The environment is a
+ * soft studio, so only mirror-like surfaces show the coarser reflection.
+ */
+export function environmentMapSize(renderer: string): number {
+  return SOFTWARE_RENDERER.test(renderer) ? 64 : 256;
+}

@@ -19,7 +19,7 @@ import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
 import { DEFAULT_BACKGROUND } from "./background";
 import { VIEWER_FOV } from "./camera-fit";
 import { DEFAULT_DECODER_PATH } from "./decoder-path";
-import { detectDeviceProfile } from "./device-profile";
+import { detectDeviceProfile, environmentMapSize, rendererName } from "./device-profile";
 import { Emitter } from "./emitter";
 import { toError } from "./errors";
 import { waitForGpu } from "./gpu-fence";
@@ -198,7 +198,8 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
     if (!environment) {
       const pmrem = new PMREMGenerator(target);
       const room = new RoomEnvironment();
-      environment = pmrem.fromScene(room, 0.04).texture;
+      const size = environmentMapSize(rendererName(target.getContext()));
+      environment = pmrem.fromScene(room, 0.04, 0.1, 100, { size }).texture;
       room.dispose();
       pmrem.dispose();
     }
