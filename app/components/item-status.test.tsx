@@ -15,3 +15,11 @@ describe("ItemStatus while a scan runs", () => {
     expect(text(renderToStaticMarkup(<ItemStatus status="processing" detail={null} progress={0.25} />))).toBe("ProcessingWorking · 25%");
   });
 });
+
+describe("ItemStatus of a Builder scene never saved (decision 046)", () => {
+  it("says Draft, not Ready, and how to finish it", () => {
+    const html = renderToStaticMarkup(<ItemStatus status="draft" detail={null} progress={null} />);
+    expect(text(html)).toBe("DraftNot saved yet: save it in the Builder to show it to others");
+    expect(text(html)).not.toContain("Ready");
+  });
+});

@@ -1,6 +1,7 @@
 import { ProgressBar } from "primereact/progressbar";
 
 const LABELS: Record<string, string> = {
+  draft: "Draft",
   uploading: "Uploading",
   queued: "Queued",
   processing: "Processing",
@@ -9,8 +10,8 @@ const LABELS: Record<string, string> = {
 };
 
 /**
- * An item's status for its owner: uploading, queued, processing with stage and progress, ready, or
- * failed with the reason (statusDetail holds the stage line or the failure reason).
+ * An item's status for its owner: a draft scene (never saved, decision 046), uploading, queued, processing with
+ * stage and progress, ready, or failed with the reason (statusDetail holds the stage line or the failure reason).
  */
 export function ItemStatus({ status, detail, progress }: { status: string; detail: string | null; progress: number | null }) {
   const percent = progress === null ? null : Math.round(Math.min(1, Math.max(0, progress)) * 100);
@@ -39,6 +40,8 @@ export function ItemStatus({ status, detail, progress }: { status: string; detai
         <span className="item-status-detail">{detail ?? "Waiting for a scan worker"}</span>
       ) : status === "uploading" ? (
         <span className="item-status-detail">{detail ?? "Waiting for the file"}</span>
+      ) : status === "draft" ? (
+        <span className="item-status-detail">{detail ?? "Not saved yet: save it in the Builder to show it to others"}</span>
       ) : null}
     </div>
   );

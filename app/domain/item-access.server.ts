@@ -11,10 +11,15 @@ export type ItemWithOwner = Item & { owner: { id: string; displayName: string | 
 /** The owner fields every item read returns with it. */
 export const ownerSelect = { select: { id: true, displayName: true } } as const;
 
-/** Who may see an item: its owner always; others only public or unlisted, published, live owners. */
+/**
+ * Who may see an item: its owner always; others only public or unlisted, published, live owners — and never a
+ * draft scene, whatever its visibility says, until its first save (decision 046).
+ */
 export function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
   const others: Prisma.ItemWhereInput = {
     visibility: { in: ["public", "unlisted"] },
+    // NOT, not `status`: callers spread this beside their own `status: "ready"`.
+    NOT: { status: "draft" },
     unpublishedAt: null,
     owner: { disabledAt: null },
   };

@@ -9,6 +9,7 @@ import { releaseCreditsOfUnfinishedScans } from "./scans.server";
 import { storefrontProductsOf, storefrontsShowingItemChanged } from "./storefront-sync.server";
 import { getPlanInForce } from "./plans.server";
 import type { ListItemsQuery } from "./schemas";
+import { listedStatusWhere } from "./scene-drafts";
 import type { DeclaredModelType } from "~/formats/model-format";
 
 /**
@@ -64,18 +65,20 @@ export async function deleteItem({ itemId, ownerId }: { itemId: string; ownerId:
 
 /**
  * Lists items: `owner=me` lists the caller's own items (any visibility); otherwise public items only,
- * optionally of one owner. Cursor-based, so deep pages stay as fast as the first.
+ * optionally of one owner. Cursor-based, so deep pages stay as fast as the first. Draft scenes (never saved,
+ * decision 046) are listed only to their owner and only when asked for with `status=draft`.
  */
 export async function listItems({ viewerId, query }: { viewerId: string | null; query: ListItemsQuery }) {
   const ownerId = query.owner === "me" ? viewerId : query.owner;
   const own = ownerId !== undefined && ownerId !== null && ownerId === viewerId;
   if (query.owner === "me" && !viewerId) return { items: [] as ItemWithOwner[], next_cursor: null };
+  const status = listedStatusWhere({ status: query.status, own });
+  if (status === null) return { items: [] as ItemWithOwner[], next_cursor: null };
 
   const where: Prisma.ItemWhereInput = own
     ? { ownerId: viewerId!, ...(query.visibility ? { visibility: query.visibility } : {}) }
     : { visibility: "public", unpublishedAt: null, owner: { disabledAt: null }, ...(ownerId ? { ownerId } : {}) };
-  if (query.status) where.status = query.status;
-  else if (!own) where.status = "ready";
+  where.status = status;
   if (query.model_type) where.modelType = query.model_type;
   if (query.upload_type) where.uploadType = query.upload_type;
   if (query.category) where.category = { slug: query.category };

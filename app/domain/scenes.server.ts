@@ -134,12 +134,15 @@ function tooMany(count: number) {
   return new AppError("invalid_input", `A scene holds at most ${MAX_SCENE_PARTS} models (this would make ${count}).`);
 }
 
-/** POST /v1/scene: a new private scene, with the listed models side by side at the origin (the Builder arranges them). */
+/**
+ * POST /v1/scene: a new private scene, with the listed models side by side at the origin (the Builder arranges
+ * them). It is a draft until its first save (decision 046): its owner's alone, listed only in the Builder.
+ */
 export async function createScene({ ownerId, name, itemIds }: { ownerId: string; name?: string; itemIds: string[] }): Promise<Item> {
   return db().$transaction(async (tx) => {
     const models = await requirePlaceableModels(tx, ownerId, itemIds);
     const scene = await tx.item.create({
-      data: { ownerId, kind: "scene", modelType: "glb", uploadType: "model", status: "ready", name: name ?? defaultSceneName(itemIds.map((id) => models.get(id)!.name)) },
+      data: { ownerId, kind: "scene", modelType: "glb", uploadType: "model", status: "draft", name: name ?? defaultSceneName(itemIds.map((id) => models.get(id)!.name)) },
     });
     if (itemIds.length > 0) {
       await tx.sceneNode.createMany({ data: itemIds.map((sourceItemId, index) => ({ sceneId: scene.id, sourceItemId, sortOrder: index, ...IDENTITY_TRANSFORM })) });
@@ -169,7 +172,8 @@ export async function addSceneParts({ sceneId, ownerId, itemIds }: { sceneId: st
 
 /**
  * PUT /v1/item/{id}/scene: the scene becomes exactly `parts` (kept ids are updated, missing ones removed,
- * new ones created), in one transaction so a reader never sees half a save.
+ * new ones created), in one transaction so a reader never sees half a save. The first save makes a draft a
+ * ready item like any model.
  */
 export async function saveScene({ sceneId, ownerId, body }: { sceneId: string; ownerId: string; body: SaveSceneBody }): Promise<void> {
   await db().$transaction(async (tx) => {
@@ -190,21 +194,22 @@ export async function saveScene({ sceneId, ownerId, body }: { sceneId: string; o
       else await tx.sceneNode.create({ data: { sceneId, sourceItemId: part.item_id, ...data } });
     }
     await refreshSceneModelType(tx, sceneId);
-    await tx.item.update({ where: { id: sceneId }, data: { updatedAt: new Date(), ...(body.name ? { name: body.name } : {}) } });
+    await tx.item.update({ where: { id: sceneId }, data: { updatedAt: new Date(), status: "ready", ...(body.name ? { name: body.name } : {}) } });
   });
 }
 
-/** The owner's scenes for /builder, newest change first, with how many models each shows. */
+/** The owner's scenes for /builder, drafts included, newest change first, with how many models each shows. */
 export async function listOwnScenes({ ownerId, limit = 100 }: { ownerId: string; limit?: number }) {
   const scenes = await db().item.findMany({
     where: { ownerId, kind: "scene" },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, name: true, visibility: true, thumbnailKey: true, updatedAt: true, _count: { select: { sceneNodes: true } } },
+    select: { id: true, name: true, status: true, visibility: true, thumbnailKey: true, updatedAt: true, _count: { select: { sceneNodes: true } } },
   });
   return scenes.map((scene) => ({
     id: scene.id,
     name: scene.name,
+    is_draft: scene.status === "draft",
     visibility: scene.visibility,
     thumbnail_url: scene.thumbnailKey ? `/v1/item/${scene.id}/thumbnail?v=${scene.thumbnailKey.split("/").pop()}` : null,
     part_count: scene._count.sceneNodes,

@@ -61,7 +61,7 @@ export const uploadItemQuerySchema = z.object({ uploadType: uploadTypeSchema });
 export const listItemsQuerySchema = z.object({
   owner: z.union([z.literal("me"), uuidSchema]).optional(),
   visibility: visibilitySchema.optional(),
-  status: z.enum(["uploading", "queued", "processing", "ready", "failed"]).optional(),
+  status: z.enum(["draft", "uploading", "queued", "processing", "ready", "failed"]).optional(),
   model_type: modelTypeSchema.optional(),
   upload_type: uploadTypeSchema.optional(),
   category: z.string().min(1).max(100).optional(),

@@ -6,7 +6,7 @@ import { BuilderFrame } from "~/components/builder/builder-frame";
 import { useCreateScene } from "~/components/builder/use-create-scene";
 import { listOwnScenes } from "~/domain/scenes.server";
 import { MAX_SCENE_PARTS } from "~/domain/scene-schemas";
-import { formatDate, pluralize } from "~/lib/format";
+import { sceneCardMeta } from "~/components/builder/scene-status";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { layout: false };
@@ -62,17 +62,18 @@ function SceneList({ scenes }: { scenes: NonNullable<ReturnType<typeof useLoader
       ) : (
         <ul className="builder-scene-list" data-testid="scene-list">
           {scenes.map((scene) => (
-            <li key={scene.id} className="builder-scene-card">
+            <li key={scene.id} className="builder-scene-card" data-draft={scene.is_draft || undefined}>
               <Link to={`/builder/${scene.id}`} className="builder-scene-link">
                 {scene.thumbnail_url ? <img src={scene.thumbnail_url} alt="" loading="lazy" /> : <span className="builder-scene-placeholder pi pi-objects-column" aria-hidden="true" />}
                 <span className="builder-scene-name">{scene.name}</span>
               </Link>
-              <span className="builder-scene-meta">
-                {pluralize(scene.part_count, "model")} · {scene.visibility} · changed {formatDate(scene.updated_at)}
-              </span>
-              <Link to={`/item/${scene.id}`} className="builder-scene-view">
-                View
-              </Link>
+              <span className="builder-scene-meta">{sceneCardMeta(scene)}</span>
+              {/* A draft has nothing to view or share yet (decision 046): it opens in the editor above. */}
+              {scene.is_draft ? null : (
+                <Link to={`/item/${scene.id}`} className="builder-scene-view">
+                  View
+                </Link>
+              )}
             </li>
           ))}
         </ul>

@@ -138,3 +138,45 @@ test("a creator builds a scene of a mesh and a splat with the gizmo, saves it, a
   }
   expect(consoleErrors).toEqual([]);
 });
+
+// Issue 35 item 8 (decision 046): a scene made and left without saving is a draft — not a "Ready" tile on the
+// dashboard, but a draft in My scenes to come back to; its first save makes it a scene like any model.
+test("a scene left unsaved is a draft in My scenes, not a Ready tile on the dashboard, until its first save", async ({ page, consoleErrors }) => {
+  test.setTimeout(120_000);
+  await registerAndSignIn(page, { name: "Draft Dora" });
+  await page.goto("/builder");
+  await page.getByRole("button", { name: "Empty scene" }).click();
+  await page.waitForURL(/\/builder\/[0-9a-f-]{36}$/);
+  const sceneId = page.url().split("/").pop()!;
+  await expect(page.getByTestId("save-state")).toHaveText("Draft — not saved yet");
+  await expect(page.getByRole("button", { name: "Save" })).toBeEnabled();
+  await expect(page.getByRole("link", { name: "View", exact: true })).toHaveCount(0);
+
+  // Left without saving: nothing asks (nothing was changed), and My scenes keeps it as a draft.
+  await page.getByRole("link", { name: "My scenes" }).click();
+  await page.waitForURL(/\/builder$/);
+  const card = page.getByTestId("scene-list").getByRole("listitem").filter({ hasText: "Untitled scene" });
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText("Draft · 0 models · not saved yet");
+  await expect(card.getByRole("link", { name: "View" })).toHaveCount(0);
+
+  // The dashboard shows no tile for it, let alone a "Ready" one.
+  await page.goto("/dashboard");
+  await expect(page.getByText("You have no models yet.")).toBeVisible();
+  await expect(page.getByText("Untitled scene")).toHaveCount(0);
+  await expect(page.getByTestId("item-status")).toHaveCount(0);
+
+  // Opened from My scenes and saved once, it is a ready scene on the dashboard with a page to view.
+  await page.goto("/builder");
+  await page.getByTestId("scene-list").getByRole("link", { name: "Untitled scene" }).click();
+  await page.waitForURL(new RegExp(`/builder/${sceneId}$`));
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("save-state")).toHaveText("All changes saved");
+  await expect(page.getByRole("link", { name: "View", exact: true })).toHaveAttribute("href", `/item/${sceneId}`);
+  await page.goto("/dashboard");
+  const tile = page.getByTestId("my-items").locator(`[data-item-id="${sceneId}"]`);
+  await expect(tile.getByTestId("item-status")).toHaveAttribute("data-status", "ready");
+  await page.goto("/builder");
+  await expect(page.getByTestId("scene-list").getByRole("listitem").filter({ hasText: "Untitled scene" })).toContainText("0 models · private · changed");
+  expect(consoleErrors).toEqual([]);
+});

@@ -9,6 +9,7 @@ import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { startTestServer } from "../setup/test-server";
 import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
 import { SHARED_DATA } from "../setup/shared-data";
+import { sessionCookie } from "../setup/site-session";
 
 const DATA = SHARED_DATA;
 const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));
@@ -42,26 +43,33 @@ function unxor(bytes: ArrayBuffer): Buffer {
   return Buffer.from(new Uint8Array(bytes).map((b, i) => b ^ key[i % key.length]));
 }
 
-async function newScene(itemIds: string[], name = "Living room") {
+/** A scene as the Builder makes it: a draft until its first save (decision 046). */
+async function newDraft(itemIds: string[], name = "Living room") {
   const created = await api("POST", "/scene", { token: alice.idToken, body: { name, item_ids: itemIds } });
   expect(created.status).toBe(200);
   return created.json.data.item_id as string;
 }
 
+/** A scene made and saved once as it is, as the Builder's Save does. */
+async function newScene(itemIds: string[], name = "Living room") {
+  const sceneId = await newDraft(itemIds, name);
+  const parts = (await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken })).json.data.parts;
+  const body = { parts: parts.map((part: { id: string; item_id: string; transform: unknown }) => ({ id: part.id, item_id: part.item_id, transform: part.transform })) };
+  expect((await api("PUT", `/item/${sceneId}/scene`, { token: alice.idToken, body })).status).toBe(200);
+  return sceneId;
+}
+
 describe("making and saving a scene", () => {
-  it("makes a private scene item of meshes and splats, its parts in order at the origin", async () => {
-    const sceneId = await newScene([cat, guitar]);
+  it("makes a private draft scene item of meshes and splats, its parts in order at the origin", async () => {
+    const sceneId = await newDraft([cat, guitar]);
     const item = await api("GET", `/item/${sceneId}`, { token: alice.idToken });
-    expect(item.json.data).toMatchObject({ kind: "scene", name: "Living room", status: "ready", visibility: "private", model_type: "ply", model_url: null });
+    expect(item.json.data).toMatchObject({ kind: "scene", name: "Living room", status: "draft", visibility: "private", model_type: "ply", model_url: null });
     const scene = await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken });
     expect(scene.status).toBe(200);
     expect(scene.json.data.parts.map((part: { item_id: string; name: string; transform: unknown }) => [part.item_id, part.name, part.transform])).toEqual([
       [cat, "cat", IDENTITY],
       [guitar, "guitar", IDENTITY],
     ]);
-    // The dashboard lists it with the models, as a scene.
-    const mine = await api("GET", "/items?owner=me", { token: alice.idToken });
-    expect(mine.json.data.items.find((entry: { id: string }) => entry.id === sceneId)).toMatchObject({ kind: "scene" });
   });
 
   it("names a scene made without a name after its models, and an empty one untitled (issue 18 item 7)", async () => {
@@ -149,6 +157,59 @@ describe("making and saving a scene", () => {
     expect(intoModel.json).toMatchObject({ status: 400, error: "invalid_input" });
     const signedOut = await api("POST", "/scene", { body: { item_ids: [] } });
     expect(signedOut.status).toBe(401);
+  });
+});
+
+describe("a scene never saved is a draft (issue 35 item 8, decision 046)", () => {
+  it("stays off the dashboard and everyone else's eyes, shows as a draft in My scenes, and its first save makes it a ready item", async () => {
+    const cookie = await sessionCookie(server.url, alice);
+    const page = async (pathName: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}${pathName}`, { headers, redirect: "manual" });
+      return { status: response.status, html: await response.text() };
+    };
+    const ids = (response: { json: { data: { items: Array<{ id: string }> } } }) => response.json.data.items.map((entry) => entry.id);
+
+    // "Empty scene" in the Builder, then left without saving; the creator even made it public meanwhile.
+    const sceneId = await newDraft([], "Unsaved shop window");
+    expect((await api("PATCH", `/item/${sceneId}`, { token: alice.idToken, body: { visibility: "public" } })).status).toBe(200);
+    const draft = (await api("GET", `/item/${sceneId}`, { token: alice.idToken })).json.data;
+    expect(draft).toMatchObject({ status: "draft", visibility: "public" });
+    const aliceId = draft.owner.id as string;
+
+    // The dashboard does not list it (no "Ready" tile); asked for, the owner's drafts are there.
+    const dashboard = await page("/dashboard", { Cookie: cookie });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.html).not.toContain("Unsaved shop window");
+    expect(ids(await api("GET", "/items?owner=me", { token: alice.idToken }))).not.toContain(sceneId);
+    const drafts = (await api("GET", "/items?owner=me&status=draft", { token: alice.idToken })).json.data.items as Array<{ id: string; status: string }>;
+    expect(drafts.map((entry) => entry.id)).toContain(sceneId);
+    expect(drafts.every((entry) => entry.status === "draft")).toBe(true);
+
+    // The Builder's My scenes shows it as a draft to open, with no View link.
+    const builder = await page("/builder", { Cookie: cookie });
+    const card = builder.html.slice(builder.html.indexOf(`href="/builder/${sceneId}"`));
+    expect(card.slice(0, card.indexOf("</li>"))).toContain("Draft · 0 models · not saved yet");
+    expect(builder.html).not.toContain(`href="/item/${sceneId}"`);
+
+    // Nobody else finds or opens it: not on Explore, the profile, the API, the page or the embed.
+    expect(ids(await api("GET", "/items"))).not.toContain(sceneId);
+    expect(ids(await api("GET", `/items?owner=${aliceId}`))).not.toContain(sceneId);
+    expect((await api("GET", `/items?owner=${aliceId}&status=draft`)).json.data.items).toEqual([]);
+    expect((await api("GET", `/item/${sceneId}`, { token: bob.idToken })).status).toBe(404);
+    expect((await api("GET", `/item/${sceneId}/scene`)).status).toBe(404);
+    expect((await page(`/item/${sceneId}`)).status).toBe(404);
+    expect((await page(`/embed/${sceneId}`)).html).toContain("not available");
+
+    // The first save (even with nothing changed) makes it a scene like any model: ready, listed, public.
+    const saved = await api("PUT", `/item/${sceneId}/scene`, { token: alice.idToken, body: { parts: [{ item_id: cat, transform: IDENTITY }] } });
+    expect(saved.status).toBe(200);
+    expect(saved.json.data.item).toMatchObject({ status: "ready", visibility: "public" });
+    expect(ids(await api("GET", "/items?owner=me", { token: alice.idToken }))).toContain(sceneId);
+    expect(ids(await api("GET", "/items?owner=me&status=draft", { token: alice.idToken }))).not.toContain(sceneId);
+    expect(ids(await api("GET", "/items"))).toContain(sceneId);
+    expect((await api("GET", `/item/${sceneId}`, { token: bob.idToken })).json.data).toMatchObject({ status: "ready", kind: "scene" });
+    expect((await page("/builder", { Cookie: cookie })).html).toContain(`href="/item/${sceneId}"`);
+    expect((await page("/dashboard", { Cookie: cookie })).html).toContain("Unsaved shop window");
   });
 });
 

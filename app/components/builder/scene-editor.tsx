@@ -18,6 +18,7 @@ import { captureFrame } from "~/viewer/capture-frame";
 import type { SceneGizmo } from "~/viewer/scene-gizmo";
 import { PartTransformFields } from "./part-transform-fields";
 import { sceneSaveBody, type EditorPart, type EditorTransform } from "./scene-editor-state";
+import { saveStateText } from "./scene-status";
 
 type GizmoMode = "translate" | "rotate" | "scale";
 const MODES: Array<{ mode: GizmoMode; label: string; icon: string; key: string }> = [
@@ -30,6 +31,8 @@ export interface SceneEditorProps {
   scene: {
     id: string;
     name: string;
+    /** "draft" until the first save (decision 046). */
+    status: string;
     visibility: string;
     thumbnail_url: string | null;
     model_url: string | null;
@@ -62,6 +65,8 @@ export function SceneEditor({ scene, arrange, onArranged }: SceneEditorProps) {
   const [mode, setMode] = useState<GizmoMode>("translate");
   const [snap, setSnap] = useState(false);
   const [dirty, setDirty] = useState(false);
+  // A draft (never saved) can be saved as it is: the first save makes it a scene like any model (decision 046).
+  const [isDraft, setIsDraft] = useState(scene.status === "draft");
   const [saving, setSaving] = useState(false);
   const [viewer, setViewer] = useState<Viewer | null>(null);
   const gizmoRef = useRef<SceneGizmo | null>(null);
@@ -153,6 +158,7 @@ export function SceneEditor({ scene, arrange, onArranged }: SceneEditorProps) {
     try {
       await api(`/item/${scene.id}/scene`, { method: "PUT", body: sceneSaveBody(name, parts) });
       setDirty(false);
+      setIsDraft(false);
       toast({ severity: "success", summary: "Saved", detail: "The scene was saved." });
       // A scene without a picture gets the current view (the owner can replace it in Edit).
       if (!scene.thumbnail_url && viewer && parts.length > 0) await setThumbnailFromView(false);
@@ -238,12 +244,14 @@ export function SceneEditor({ scene, arrange, onArranged }: SceneEditorProps) {
           }}
         />
         <span className="builder-save-state" data-testid="save-state" aria-live="polite">
-          {dirty ? "Unsaved changes" : "All changes saved"}
+          {saveStateText({ isDraft, dirty })}
         </span>
-        <Button label="Save" icon="pi pi-save" size="small" onClick={save} loading={saving} disabled={!dirty} />
-        <Link to={`/item/${scene.id}`} className="p-button p-button-sm p-button-outlined">
-          View
-        </Link>
+        <Button label="Save" icon="pi pi-save" size="small" onClick={save} loading={saving} disabled={!dirty && !isDraft} />
+        {isDraft ? null : (
+          <Link to={`/item/${scene.id}`} className="p-button p-button-sm p-button-outlined">
+            View
+          </Link>
+        )}
       </header>
       {blocker.state === "blocked" ? (
         <div className="builder-leave" role="alertdialog" aria-labelledby="leave-title">
