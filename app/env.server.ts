@@ -240,11 +240,16 @@ export function env(): Env {
   return cached;
 }
 
-/** The subset of configuration the browser may see. Never put a secret here. */
-export function publicEnv() {
+/**
+ * The subset of configuration the browser may see. Never put a secret here. `linkOrigin`: the request's link
+ * origin (app/lib/link-origin.server.ts), which share links and embed codes are built on (docs/decisions/047);
+ * APP_URL's origin outside a request.
+ */
+export function publicEnv(linkOrigin?: string) {
   const e = env();
   return {
     appUrl: e.APP_URL,
+    shareOrigin: linkOrigin ?? new URL(e.APP_URL).origin,
     profile: e.SCANROOM_PROFILE,
     firebase: {
       apiKey: e.FIREBASE_API_KEY,

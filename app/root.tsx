@@ -34,7 +34,7 @@ import { readHandles } from "~/lib/route-handle";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getPageUser(request);
   const siteUser: SiteUser | null = user
     ? {
@@ -46,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         isAdmin: user.isAdmin,
       }
     : null;
-  return json({ env: publicEnv(), user: siteUser });
+  return json({ env: publicEnv(context.linkOrigin), user: siteUser });
 }
 
 function SiteStyles({ withTheme }: { withTheme: boolean }) {

@@ -25,11 +25,11 @@ interface EmbedList {
  */
 export function EmbedPanel({
   item,
-  appUrl,
+  shareOrigin,
   onWatermarkChange,
 }: {
   item: { id: string; name: string; is_watermark_enabled: boolean };
-  appUrl: string;
+  shareOrigin: string;
   onWatermarkChange: () => void;
 }) {
   const { api } = useAuth();
@@ -84,7 +84,7 @@ export function EmbedPanel({
         <Checkbox inputId="embed-responsive" checked={responsive} onChange={(e) => setResponsive(!!e.checked)} />
         <label htmlFor="embed-responsive">Responsive: as wide as the page allows (4:3) instead of 640 × 480</label>
       </span>
-      <CopyField label="Embed code" value={embedCode(appUrl, item, { ...options, responsive })} multiline testId="dialog-embed-code" />
+      <CopyField label="Embed code" value={embedCode(shareOrigin, item, { ...options, responsive })} multiline testId="dialog-embed-code" />
       <div className="embed-option">
         <InputSwitch
           inputId="embed-watermark-switch"

@@ -13,7 +13,7 @@ import { ViewerSettingsPanel } from "./viewer-settings-panel";
  */
 export function ShareEmbedDialog({
   item,
-  appUrl,
+  shareOrigin,
   visible,
   onHide,
   getCurrentView,
@@ -21,7 +21,7 @@ export function ShareEmbedDialog({
   onChange,
 }: {
   item: ItemDto;
-  appUrl: string;
+  shareOrigin: string;
   visible: boolean;
   onHide: () => void;
   getCurrentView: () => CameraView | null;
@@ -40,12 +40,12 @@ export function ShareEmbedDialog({
       <TabView>
         {shared ? (
           <TabPanel header="Link">
-            <ShareLinksPanel itemId={item.id} pageUrl={shareUrl(appUrl, item.id)} />
+            <ShareLinksPanel itemId={item.id} pageUrl={shareUrl(shareOrigin, item.id)} />
           </TabPanel>
         ) : null}
         {shared ? (
           <TabPanel header="Embed">
-            <EmbedPanel item={item} appUrl={appUrl} onWatermarkChange={onChange} />
+            <EmbedPanel item={item} shareOrigin={shareOrigin} onWatermarkChange={onChange} />
           </TabPanel>
         ) : null}
         <TabPanel header="Viewer">

@@ -1,5 +1,5 @@
 import { db, type Embed, type Item, type Plan } from "~/db.server";
-import { env } from "~/env.server";
+import { shareOrigin } from "~/lib/request-origin.server";
 import { embedCode, embedUrl } from "~/lib/embed-code";
 import { withCreditLedger } from "./credits.server";
 import { AppError, notFound } from "~/lib/errors";
@@ -40,13 +40,13 @@ async function liveEmbedIds(ownerId: string, plan: Pick<Plan, "embedQuota">): Pr
 }
 
 function presentEmbed(embed: Embed, item: { id: string; name: string }, live: boolean) {
-  const appUrl = env().APP_URL;
+  const origin = shareOrigin();
   return {
     id: embed.id,
     item_id: embed.itemId,
     label: embed.label,
-    url: embedUrl(appUrl, item.id, { embedId: embed.id }),
-    code: embedCode(appUrl, item, { embedId: embed.id }),
+    url: embedUrl(origin, item.id, { embedId: embed.id }),
+    code: embedCode(origin, item, { embedId: embed.id }),
     /** false when the plan no longer covers it: the frame shows the model's poster. */
     live,
     load_count: embed.loadCount,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { db, type ShareLink } from "~/db.server";
-import { env } from "~/env.server";
+import { shareOrigin } from "~/lib/request-origin.server";
 import { getUserQuotas, reserveCredits, settleReservation, withCreditLedger } from "./credits.server";
 import { PRIVATE_SHARING_MESSAGE } from "./embeds.server";
 import { AppError, notFound } from "~/lib/errors";
@@ -21,7 +21,7 @@ function newSlug(): string {
 }
 
 export function shareLinkUrl(slug: string): string {
-  return new URL(`/s/${slug}`, env().APP_URL).toString();
+  return new URL(`/s/${slug}`, shareOrigin()).toString();
 }
 
 function presentShareLink(link: ShareLink) {

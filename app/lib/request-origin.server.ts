@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { env } from "~/env.server";
 
 /**
  * The origin links are built on while the current API request is handled: the one server.ts worked out for
@@ -15,4 +16,12 @@ export function withRequestOrigin<T>(origin: string | undefined, run: () => Prom
 /** The current request's link origin, or undefined outside a request (workers, scripts): callers use APP_URL. */
 export function requestOrigin(): string | undefined {
   return current.getStore();
+}
+
+/**
+ * The origin share links and embed codes are built on: the current request's link origin, else APP_URL's
+ * (docs/decisions/047). A site opened at 127.0.0.1 in the local profile hands out links that open there.
+ */
+export function shareOrigin(): string {
+  return requestOrigin() ?? new URL(env().APP_URL).origin;
 }

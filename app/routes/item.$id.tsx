@@ -95,7 +95,7 @@ export default function ItemPage() {
       {item.is_owner ? (
         <ShareEmbedDialog
           item={item}
-          appUrl={env.appUrl}
+          shareOrigin={env.shareOrigin}
           visible={sharing}
           onHide={() => setSharing(false)}
           getCurrentView={() => (viewerRef.current ? getCameraView(viewerRef.current.stage) : null)}
@@ -204,8 +204,8 @@ export default function ItemPage() {
           {item.visibility !== "private" ? (
             <section className="item-panel" aria-labelledby="share-heading">
               <h2 id="share-heading">Share</h2>
-              <CopyField label="Share link" value={shareUrl(env.appUrl, item.id)} testId="share-link" />
-              <CopyField label="Embed code" value={embedCode(env.appUrl, item)} multiline testId="embed-code" />
+              <CopyField label="Share link" value={shareUrl(env.shareOrigin, item.id)} testId="share-link" />
+              <CopyField label="Embed code" value={embedCode(env.shareOrigin, item)} multiline testId="embed-code" />
             </section>
           ) : (
             <section className="item-panel" aria-labelledby="share-heading">

@@ -165,6 +165,24 @@ describe("allowed hosts still get links on themselves", () => {
     expect((await uploadLink({ headers: { Host: "localhost:1" } })).origin).toBe(server.url);
   });
 
+  it("share links, embed codes and the model page's share link are on the allowed host the page was opened at (decision 047)", async () => {
+    const carol = await createIdentity({ name: "Carol" });
+    const itemId = await uploadReadyModel(api, carol, { bytes: glb, modelType: "glb", name: "Vase", visibility: "unlisted" });
+    const origin = `http://127.0.0.1:${port}`;
+    const at = { token: carol.idToken, headers: { Host: `127.0.0.1:${port}` } };
+    const share = await hostRequest(server.url, `/v1/item/${itemId}/share`, { method: "POST", body: {}, ...at });
+    expect(share.status, share.text).toBeLessThan(300);
+    expect(share.json.data.url).toMatch(new RegExp(`^${origin}/s/`));
+    const embed = await hostRequest(server.url, `/v1/item/${itemId}/embed`, { method: "POST", body: {}, ...at });
+    expect(embed.json.data.url).toMatch(new RegExp(`^${origin}/embed/${itemId}\\?`));
+    expect(embed.json.data.code).toContain(`src="${origin}/embed/${itemId}?`);
+    const page = await hostRequest(server.url, `/item/${itemId}`, { headers: at.headers });
+    expect(page.text).toContain(`"shareOrigin":"${origin}"`);
+    // At APP_URL's own host they stay on APP_URL.
+    const listed = await hostRequest(server.url, `/v1/item/${itemId}/share`, { token: carol.idToken });
+    expect(listed.json.data.links[0].url).toMatch(new RegExp(`^${server.url}/s/`));
+  });
+
   it("the configured proxy's X-Forwarded-Host and -Proto name an allowed host; the signed path works against the server", async () => {
     const forwarded = { "X-Forwarded-Host": `localhost:${port}`, "X-Forwarded-Proto": "https" };
     const url = await uploadLink({ from: PROXY, headers: forwarded });
