@@ -26,6 +26,7 @@ export function SiteFooter({ env }: { env: PublicEnv }) {
           />
         ) : null}
         <Link to="/contact">Contact Us</Link>
+        <Link to="/privacy-policy">Privacy Policy</Link>
         <a href={env.termsUrl} target="_blank" rel="noreferrer">
           Terms of Service
         </a>

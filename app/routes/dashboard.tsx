@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { Button } from "primereact/button";
+import { ItemCardActions } from "~/components/item-card-actions";
 import { ConfirmDialog } from "primereact/confirmdialog";
 import { Dialog } from "primereact/dialog";
 import { InputText } from "primereact/inputtext";
@@ -112,16 +113,7 @@ export default function Dashboard() {
                     <span className={`visibility-badge visibility-${item.visibility}`}>{item.visibility}</span>
                     {item.file_size ? ` · ${formatBytes(item.file_size)}` : null} · {item.view_count} views
                   </p>
-                  <div className="item-card-actions">
-                    <Link to={`/item/${item.id}`} className="p-button p-button-sm p-button-text">
-                      Open
-                    </Link>
-                    <Link to={`/item/${item.id}/edit`} className="p-button p-button-sm p-button-text">
-                      Edit
-                    </Link>
-                    <Button size="small" text label="Rename" onClick={() => setRenaming({ id: item.id, name: item.name })} />
-                    <Button size="small" text severity="danger" label="Delete" onClick={() => remove(item)} />
-                  </div>
+                  <ItemCardActions itemId={item.id} onRename={() => setRenaming({ id: item.id, name: item.name })} onDelete={() => remove(item)} />
                 </ItemCard>
               ))}
             </div>

@@ -134,6 +134,9 @@ test("the header menu collapses at 1279px, the mobile menu toggles and closes on
   await expect(page).toHaveURL("/contact");
   await expect(page.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("target", "_blank");
   await expect(page.getByRole("contentinfo")).toContainText("© 2025");
+  // The footer leads to the privacy policy too (issue 35 item 8).
+  await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
+  await expect(page).toHaveURL("/privacy-policy");
   await expect(page.getByRole("button", { name: "Notifications" })).toBeVisible();
 
   await page.setViewportSize({ width: 1279, height: 800 });
@@ -493,6 +496,22 @@ test.describe("signed in", () => {
     await expect(page.locator(`[data-item-id="${mine}"]`).getByTestId("item-status")).toHaveAttribute("data-status", "ready");
     await expect(page.locator(`[data-item-id="${pending}"]`).getByTestId("item-status")).toContainText("Uploading");
     await expect(page.locator(`[data-item-id="${mine}"]`).getByRole("link", { name: "Edit" })).toHaveAttribute("href", `/item/${mine}/edit`);
+    // A card's actions, links and buttons alike, sit in one row drawn one way, on a desktop and on a phone (issue 35 item 8).
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const actions = page.locator(`[data-item-id="${mine}"] .item-card-actions`).locator("a, button");
+      await expect(actions).toHaveCount(4);
+      const drawn = await actions.evaluateAll((elements) =>
+        elements.map((element) => {
+          const box = element.getBoundingClientRect();
+          const style = getComputedStyle(element);
+          return { top: Math.round(box.top), look: `${Math.round(box.height)} ${style.fontSize} ${style.fontWeight} ${style.textDecorationLine} ${style.backgroundColor}` };
+        }),
+      );
+      expect(new Set(drawn.map((action) => action.top)).size, `one row at ${width} px: ${JSON.stringify(drawn)}`).toBe(1);
+      expect(new Set(drawn.map((action) => action.look)).size, `one look at ${width} px: ${JSON.stringify(drawn)}`).toBe(1);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     await expect(page.getByTestId("quota-scans").locator("dd")).toHaveText(/^(\d+\/\d+( \(\+\d+\))?|Unlimited)$/);
     await expect(page.getByTestId("quota-annotations").locator("dd")).toHaveText(/^\d+ per model$/);
     await expect(page.getByTestId("quota-links").locator("dd")).toHaveText(/^\d+\/\d+$/);
