@@ -25,7 +25,8 @@ export default defineConfig({
   retries: 0,
   timeout: 180_000,
   expect: { timeout: 30_000 },
-  outputDir: "test-results",
+  // Its own folder per port: a second run on another E2E_PORT must not clear this one's traces.
+  outputDir: PORT === 3100 ? "test-results" : `test-results-${PORT}`,
   use: {
     baseURL: `http://localhost:${PORT}`,
     viewport: { width: 1366, height: 900 },
