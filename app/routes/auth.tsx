@@ -7,6 +7,8 @@ import { Password } from "primereact/password";
 import { TabPanel, TabView } from "primereact/tabview";
 import { useEffect, useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
+import { MIN_PASSWORD_LENGTH, passwordProblem } from "~/auth/password-rule";
+import { NewPasswordField } from "~/components/new-password-field";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in — Scanroom" }];
@@ -18,7 +20,7 @@ function describeAuthError(error: unknown): string {
     "auth/wrong-password": "The email or password is not right.",
     "auth/user-not-found": "The email or password is not right.",
     "auth/email-already-in-use": "An account with this email already exists. Sign in instead.",
-    "auth/weak-password": "Choose a password of at least 6 characters.",
+    "auth/weak-password": `Use at least ${MIN_PASSWORD_LENGTH} characters.`,
     "auth/invalid-email": "Enter a valid email address.",
     "auth/too-many-requests": "Too many attempts. Wait a moment and try again.",
     "auth/network-request-failed": "We could not reach the sign-in service. Check your connection.",
@@ -64,6 +66,8 @@ function ResetPasswordForm({ code }: { code: string }) {
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    const problem = passwordProblem(password, { email: account ?? undefined });
+    if (problem) return setError(problem);
     setBusy(true);
     setError(null);
     try {
@@ -93,8 +97,7 @@ function ResetPasswordForm({ code }: { code: string }) {
           <p>
             For <strong>{account}</strong>
           </p>
-          <label htmlFor="new-password">New password</label>
-          <Password inputId="new-password" value={password} onChange={(e) => setPassword(e.target.value)} feedback={false} toggleMask required autoComplete="new-password" />
+          <NewPasswordField inputId="new-password" label="New password" value={password} onChange={setPassword} account={{ email: account }} />
           <Button type="submit" label="Save new password" loading={busy} />
         </form>
       ) : error ? (
@@ -153,6 +156,12 @@ export default function AuthPage() {
 
   const register = (event: FormEvent) => {
     event.preventDefault();
+    // The site's rule (Firebase asks only for 6 characters); nothing is created when it is not met.
+    const problem = passwordProblem(password, { email, name: displayName });
+    if (problem) {
+      setInfo(null);
+      return setError(problem);
+    }
     return run(async () => {
       const { firebaseAuth, fb } = await authModule();
       const credential = await fb.createUserWithEmailAndPassword(firebaseAuth(firebaseConfig), email.trim(), password);
@@ -288,8 +297,7 @@ export default function AuthPage() {
             <InputText id="register-name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} autoComplete="nickname" />
             <label htmlFor="register-email">Email</label>
             <InputText id="register-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
-            <label htmlFor="register-password">Password</label>
-            <Password inputId="register-password" value={password} onChange={(e) => setPassword(e.target.value)} feedback={false} toggleMask required autoComplete="new-password" />
+            <NewPasswordField inputId="register-password" label="Password" value={password} onChange={setPassword} account={{ email, name: displayName }} />
             <Button type="submit" label="Create account" loading={busy} />
           </form>
         </TabPanel>

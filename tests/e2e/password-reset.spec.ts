@@ -26,6 +26,10 @@ test("forgot password: the reset link (shown in local mode) sets a new password 
   await link.click();
   await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
+  // The site's rule holds here too: Firebase would take 6 characters.
+  await page.locator("#new-password").fill("new-pw-45");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.locator(".p-inline-message-error")).toHaveText("Use at least 10 characters.");
   await page.locator("#new-password").fill("a-new-password-456");
   await page.getByRole("button", { name: "Save new password" }).click();
   await expect(page.getByText("Your password has been changed.")).toBeVisible();
@@ -44,6 +48,45 @@ test("forgot password: the reset link (shown in local mode) sets a new password 
   await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
   // The browser logs the Auth service's refusals (HTTP 400: the unknown address, the used code, the old
   // password); nothing else.
+  expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  consoleErrors.splice(0, consoleErrors.length);
+});
+
+test("registering asks for at least 10 characters and no well-known password, with a strength hint that says what would help", async ({ page, consoleErrors }) => {
+  const email = `e2e-rule-${Date.now()}@example.com`;
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Register" }).click();
+  await page.locator("#register-email").fill(email);
+  const strength = page.getByTestId("register-password-strength");
+  await expect(strength).toContainText("At least 10 characters.");
+
+  await page.locator("#register-password").fill("tulip1234");
+  await expect(strength).toHaveAttribute("data-strength", "too short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.locator(".p-inline-message-error")).toHaveText("Use at least 10 characters.");
+
+  await page.locator("#register-password").fill("qwerty123456");
+  await expect(strength).toHaveAttribute("data-strength", "weak");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.locator(".p-inline-message-error")).toHaveText("This password is one of the first that attackers try. Choose another.");
+
+  // Neither attempt made an account: signing in with them fails.
+  await page.getByRole("tab", { name: "Sign in" }).click();
+  await page.locator("#signin-email").fill(email);
+  await page.locator("#signin-password").fill("qwerty123456");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.locator(".p-inline-message-error")).toHaveText("The email or password is not right.");
+
+  await page.getByRole("tab", { name: "Register" }).click();
+  await page.locator("#register-password").fill("tulipgarden");
+  await expect(strength).toHaveAttribute("data-strength", "fair");
+  await expect(strength).toContainText("a few more characters or another word would make it strong");
+  await page.locator("#register-password").fill("Tulip-Garden-77-Ferry");
+  await expect(strength).toHaveAttribute("data-strength", "strong");
+  await expect(strength).toContainText("Strength: strong.");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Verify your email" })).toBeVisible();
+  // The browser logs the Auth service's one refusal (HTTP 400: the sign-in with no account); nothing else.
   expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   consoleErrors.splice(0, consoleErrors.length);
 });
