@@ -129,9 +129,16 @@ export default function AuthPage() {
   // Firebase's password-reset link points here: /auth?mode=resetPassword&oobCode=…
   const resetCode = params.get("mode") === "resetPassword" ? params.get("oobCode") : null;
 
+  // A new account that has just verified its address lands on its dashboard, whose first step is one button
+  // (issue 35 item 7), unless the way here named where to return.
+  const [cameThroughVerification, setCameThroughVerification] = useState(false);
   useEffect(() => {
-    if (ready && user && !resetCode) navigate(redirectTo, { replace: true });
-  }, [ready, user, navigate, redirectTo, resetCode]);
+    if (needsVerification) setCameThroughVerification(true);
+  }, [needsVerification]);
+  const landing = cameThroughVerification && !params.get("redirect") ? "/dashboard" : redirectTo;
+  useEffect(() => {
+    if (ready && user && !resetCode) navigate(landing, { replace: true });
+  }, [ready, user, navigate, landing, resetCode]);
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);

@@ -103,7 +103,14 @@ export default function Dashboard() {
       <div className="dashboard-layout">
         <div className="dashboard-main">
           {items.length === 0 ? (
-            <p className="empty-state">You have no models yet. Press New Model to upload a .glb, .ply, .ksplat, .spz, .splat or .sog file, a video or a photo set.</p>
+            <section className="first-step" aria-labelledby="first-step-heading" data-testid="first-step">
+              <h2 id="first-step-heading">Make your first model</h2>
+              <p>
+                You have no models yet. Scan an object from a video or a set of photos taken around it, or bring a .glb, .ply, .ksplat, .spz,
+                .splat or .sog file you already have.
+              </p>
+              <Button label="Upload a video, photos or a model" icon="pi pi-upload" onClick={() => openUpload()} />
+            </section>
           ) : (
             <div className="item-grid" data-testid="my-items">
               {items.map((item) => (

@@ -52,7 +52,7 @@ test("forgot password: the reset link (shown in local mode) sets a new password 
   consoleErrors.splice(0, consoleErrors.length);
 });
 
-test("registering asks for at least 10 characters and no well-known password, with a strength hint that says what would help", async ({ page, consoleErrors }) => {
+test("registering asks for at least 10 characters and no well-known password, with a strength hint that says what would help, and lands on the dashboard's first step", async ({ page, consoleErrors }) => {
   const email = `e2e-rule-${Date.now()}@example.com`;
   await page.goto("/auth");
   await page.getByRole("tab", { name: "Register" }).click();
@@ -86,6 +86,17 @@ test("registering asks for at least 10 characters and no well-known password, wi
   await expect(strength).toContainText("Strength: strong.");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Verify your email" })).toBeVisible();
+
+  // Verified, the new creator lands on the dashboard (no redirect was asked for), whose one next step is the upload.
+  const verify = page.getByTestId("local-verification").getByRole("link");
+  expect((await page.request.get((await verify.getAttribute("href"))!)).ok()).toBe(true);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL("**/dashboard");
+  const firstStep = page.getByTestId("first-step");
+  await expect(firstStep.getByRole("heading", { name: "Make your first model" })).toBeVisible();
+  await expect(firstStep).toContainText("You have no models yet.");
+  await firstStep.getByRole("button", { name: "Upload a video, photos or a model" }).click();
+  await expect(page.getByTestId("upload-dialog")).toBeVisible();
   // The browser logs the Auth service's one refusal (HTTP 400: the sign-in with no account); nothing else.
   expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   consoleErrors.splice(0, consoleErrors.length);
