@@ -7,33 +7,12 @@ import { Password } from "primereact/password";
 import { TabPanel, TabView } from "primereact/tabview";
 import { useEffect, useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { MIN_PASSWORD_LENGTH, passwordProblem } from "~/auth/password-rule";
+import { authModule, describeAuthError } from "~/auth/firebase-actions";
+import { passwordProblem } from "~/auth/password-rule";
 import { NewPasswordField } from "~/components/new-password-field";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in — Scanroom" }];
-
-function describeAuthError(error: unknown): string {
-  const code = (error as { code?: string })?.code ?? "";
-  const messages: Record<string, string> = {
-    "auth/invalid-credential": "The email or password is not right.",
-    "auth/wrong-password": "The email or password is not right.",
-    "auth/user-not-found": "The email or password is not right.",
-    "auth/email-already-in-use": "An account with this email already exists. Sign in instead.",
-    "auth/weak-password": `Use at least ${MIN_PASSWORD_LENGTH} characters.`,
-    "auth/invalid-email": "Enter a valid email address.",
-    "auth/too-many-requests": "Too many attempts. Wait a moment and try again.",
-    "auth/network-request-failed": "We could not reach the sign-in service. Check your connection.",
-    "auth/expired-action-code": "This link has expired. Ask for a new one.",
-    "auth/invalid-action-code": "This link is not valid any more (it may have been used already). Ask for a new one.",
-  };
-  return messages[code] ?? (error instanceof Error ? error.message : "Sign-in failed.");
-}
-
-async function authModule() {
-  const [{ firebaseAuth }, fb] = await Promise.all([import("~/auth/firebase.client"), import("firebase/auth")]);
-  return { firebaseAuth, fb };
-}
 
 /** Local mode: the link the Auth emulator recorded for the address instead of emailing it (null if none). */
 async function localLinkFor(email: string, purpose: "verify" | "reset"): Promise<string | null> {

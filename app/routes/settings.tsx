@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
 import { BillingPanel } from "~/components/billing-panel";
+import { ChangePasswordPanel } from "~/components/change-password-panel";
 import { LedgerHistory } from "~/components/ledger-history";
 import { QuotaSummary } from "~/components/quota-summary";
 import { useToast } from "~/components/toast-provider";
@@ -176,6 +177,7 @@ export default function Settings() {
             </p>
           ) : null}
         </section>
+        <ChangePasswordPanel email={user.email} displayName={user.display_name} />
         <QuotaSummary />
         <BillingPanel billing={billing} failure={billingFailure} />
         <LedgerHistory entries={ledger.entries} olderHref={ledger.next_before ? `/settings?ledger_before=${ledger.next_before}#credit-history` : null} />

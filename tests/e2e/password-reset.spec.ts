@@ -1,4 +1,16 @@
+import type { Page } from "@playwright/test";
 import { expect, registerAndSignIn, test } from "./fixtures";
+
+/** On /auth's sign-in form: the old password is refused, the current one signs in. */
+async function expectOnlyTheNewPasswordSignsIn(page: Page, email: string, passwords: { old: string; current: string }) {
+  await page.locator("#signin-email").fill(email);
+  await page.locator("#signin-password").fill(passwords.old);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByText("The email or password is not right.")).toBeVisible();
+  await page.locator("#signin-password").fill(passwords.current);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+}
 
 // Issue 18 item 3: "Forgot password?" on /auth — Firebase's reset flow; in local mode (the Auth emulator
 // sends no email) the page shows the reset link, which opens our own "Choose a new password" form.
@@ -39,13 +51,7 @@ test("forgot password: the reset link (shown in local mode) sets a new password 
   await expect(page.getByText("This link is not valid any more (it may have been used already). Ask for a new one.")).toBeVisible();
 
   await page.getByRole("link", { name: "Back to sign in" }).click();
-  await page.locator("#signin-email").fill(email);
-  await page.locator("#signin-password").fill("a-strong-password-123");
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByText("The email or password is not right.")).toBeVisible();
-  await page.locator("#signin-password").fill("a-new-password-456");
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+  await expectOnlyTheNewPasswordSignsIn(page, email, { old: "a-strong-password-123", current: "a-new-password-456" });
   // The browser logs the Auth service's refusals (HTTP 400: the unknown address, the used code, the old
   // password); nothing else.
   expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
@@ -98,6 +104,34 @@ test("registering asks for at least 10 characters and no well-known password, wi
   await firstStep.getByRole("button", { name: "Upload a video, photos or a model" }).click();
   await expect(page.getByTestId("upload-dialog")).toBeVisible();
   // The browser logs the Auth service's one refusal (HTTP 400: the sign-in with no account); nothing else.
+  expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  consoleErrors.splice(0, consoleErrors.length);
+});
+
+test("settings: a creator changes the password with the current one, under the same rule; the old one stops working", async ({ page, consoleErrors }) => {
+  const { email } = await registerAndSignIn(page, { name: "Rotating" });
+  await page.goto("/settings");
+  const panel = page.getByRole("form", { name: "Change password" });
+  await panel.locator("#current-password").fill("not-my-password-000");
+  await panel.locator("#changed-password").fill("Fresh-Password-2026");
+  await panel.getByRole("button", { name: "Change password" }).click();
+  await expect(panel.locator(".p-inline-message-error")).toHaveText("Your current password is not right.");
+
+  await panel.locator("#current-password").fill("a-strong-password-123");
+  await panel.locator("#changed-password").fill("fresh-pw");
+  await expect(page.getByTestId("changed-password-strength")).toHaveAttribute("data-strength", "too short");
+  await panel.getByRole("button", { name: "Change password" }).click();
+  await expect(panel.locator(".p-inline-message-error")).toHaveText("Use at least 10 characters.");
+
+  await panel.locator("#changed-password").fill("Fresh-Password-2026");
+  await panel.getByRole("button", { name: "Change password" }).click();
+  await expect(panel.locator(".p-inline-message-success")).toHaveText("Your password was changed. Use the new one next time you sign in.");
+
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByText("Logout success.")).toBeVisible();
+  await page.goto("/auth");
+  await expectOnlyTheNewPasswordSignsIn(page, email, { old: "a-strong-password-123", current: "Fresh-Password-2026" });
+  // The browser logs the Auth service's refusals (HTTP 400: the wrong current password, the old password).
   expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   consoleErrors.splice(0, consoleErrors.length);
 });

@@ -1,0 +1,26 @@
+import { MIN_PASSWORD_LENGTH } from "./password-rule";
+
+/** Firebase Auth and our app's instance of it, loaded when a form first needs them (not in the page's first chunk). */
+export async function authModule() {
+  const [{ firebaseAuth }, fb] = await Promise.all([import("~/auth/firebase.client"), import("firebase/auth")]);
+  return { firebaseAuth, fb };
+}
+
+/** A Firebase Auth error in the words the site's forms show. */
+export function describeAuthError(error: unknown): string {
+  const code = (error as { code?: string })?.code ?? "";
+  const messages: Record<string, string> = {
+    "auth/invalid-credential": "The email or password is not right.",
+    "auth/wrong-password": "The email or password is not right.",
+    "auth/user-not-found": "The email or password is not right.",
+    "auth/email-already-in-use": "An account with this email already exists. Sign in instead.",
+    "auth/weak-password": `Use at least ${MIN_PASSWORD_LENGTH} characters.`,
+    "auth/invalid-email": "Enter a valid email address.",
+    "auth/too-many-requests": "Too many attempts. Wait a moment and try again.",
+    "auth/network-request-failed": "We could not reach the sign-in service. Check your connection.",
+    "auth/expired-action-code": "This link has expired. Ask for a new one.",
+    "auth/invalid-action-code": "This link is not valid any more (it may have been used already). Ask for a new one.",
+    "auth/requires-recent-login": "For your safety, sign out and in again, then retry.",
+  };
+  return messages[code] ?? (error instanceof Error ? error.message : "Sign-in failed.");
+}
