@@ -43,6 +43,8 @@ async function idToken(email: string): Promise<string> {
 
 async function shoot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
+  // The boot spinner covers the page until the first sign-in state is known: a shot under it shows nothing.
+  await expect(page.getByTestId("boot-spinner")).toHaveCount(0);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
@@ -191,6 +193,26 @@ test("at 390 px the header is one row, signed out and signed in, its buttons sti
   expect(signedIn.spread, "controls' tops differ (a second row)").toBeLessThan(12);
   expect(signedIn.right).toBeLessThanOrEqual(390);
   await shoot(page, "header-390-signed-in");
+  expect(consoleErrors).toEqual([]);
+});
+
+test("at 390 px the Builder's bar is one row of whole links, its logo still named", async ({ page, consoleErrors }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/builder");
+  await expect(page.getByRole("link", { name: "Scanroom home" })).toBeVisible();
+  const links = page.locator(".bare-bar a");
+  await expect(links).toHaveCount(3);
+  const boxes = await links.evaluateAll((elements) =>
+    elements.map((element) => {
+      const box = element.getBoundingClientRect();
+      return { text: element.textContent?.trim() ?? "", middle: box.top + box.height / 2, height: box.height, right: box.right };
+    }),
+  );
+  const middles = boxes.map((box) => box.middle);
+  expect(Math.max(...middles) - Math.min(...middles), `one row: ${JSON.stringify(boxes)}`).toBeLessThan(6);
+  for (const box of boxes.slice(1)) expect(box.height, `"${box.text}" on one line`).toBeLessThan(32);
+  expect(Math.max(...boxes.map((box) => box.right))).toBeLessThanOrEqual(390);
+  await shoot(page, "builder-bar-390");
   expect(consoleErrors).toEqual([]);
 });
 
