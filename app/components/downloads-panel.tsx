@@ -5,6 +5,12 @@ import { useToast } from "~/components/toast-provider";
 import type { ItemDto } from "~/domain/item-presenter";
 import { DOWNLOAD_LABELS, type DownloadFileDto, type ItemDownloadsDto } from "~/domain/downloads";
 import { formatBytes } from "~/lib/upload-rules";
+import { LicenseNote } from "./license-note";
+
+/** Whether the model page has a Download panel for this visitor (its owner, or anyone once downloads are allowed). */
+export function showsDownloads(item: Pick<ItemDto, "is_owner" | "allow_downloads" | "kind">): boolean {
+  return item.kind !== "scene" && (item.is_owner || item.allow_downloads);
+}
 
 /**
  * The model page's downloads (issue 18 item 1): a menu of the files this visitor may download, each a
@@ -16,7 +22,7 @@ export function DownloadsPanel({
   saving,
   onAllowDownloads,
 }: {
-  item: Pick<ItemDto, "id" | "is_owner" | "allow_downloads" | "kind">;
+  item: Pick<ItemDto, "id" | "is_owner" | "allow_downloads" | "kind" | "license">;
   saving: boolean;
   onAllowDownloads: (allow: boolean) => void;
 }) {
@@ -24,7 +30,7 @@ export function DownloadsPanel({
   const toast = useToast();
   const [files, setFiles] = useState<DownloadFileDto[] | null>(null);
   const [loading, setLoading] = useState(false);
-  if (item.kind === "scene" || (!item.is_owner && !item.allow_downloads)) return null;
+  if (!showsDownloads(item)) return null;
 
   const toggle = async () => {
     if (files) return setFiles(null);
@@ -54,6 +60,8 @@ export function DownloadsPanel({
         data-testid="download-menu-button"
         onClick={() => void toggle()}
       />
+      {/* Whoever downloads sees on what terms (issue 35 item 4). */}
+      <LicenseNote license={item.license} testId="download-license" />
       {files ? (
         <div id="download-menu" className="download-menu" data-testid="download-menu">
           {files.length === 0 ? <p className="item-panel-note">Nothing to download yet.</p> : null}
@@ -93,7 +101,7 @@ export function DownloadsPanel({
           </label>
           <p className="item-panel-note">
             {item.allow_downloads
-              ? "People who can see this model can download its model files. Your source video or photos stay yours."
+              ? "People who can see this model can download its model files under its licence. Your source video or photos stay yours."
               : "Only you can download its files."}
           </p>
         </>

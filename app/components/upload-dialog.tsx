@@ -8,7 +8,9 @@ import { Tag } from "primereact/tag";
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { detectImageFormat } from "~/formats/media-format";
-import { uploadImageSetScan, uploadModelFile, uploadVideoScan } from "~/components/upload-flows";
+import { uploadImageSetScan, uploadModelFile, uploadVideoScan, type UploadDetails } from "~/components/upload-flows";
+import { MAX_TAGS, tagProblem } from "~/domain/item-details";
+import { EMPTY_DETAILS, ItemDetailsFields, readTags, type CategoryOption, type DetailsForm } from "~/components/item-details-fields";
 import {
   allowsMoreFiles,
   checkVideo,
@@ -17,9 +19,11 @@ import {
   hasScanCredits,
   IMAGE_EXTENSIONS,
   imageCountProblem,
+  imageSetName,
   isScanKind,
   MESSAGES,
   MODEL_EXTENSIONS,
+  nameFromFileName,
   validateSelection,
   VIDEO_EXTENSIONS,
   type FileKind,
@@ -40,6 +44,24 @@ interface Progress {
   perFile: number[];
   loaded: number;
   total: number;
+}
+
+/** The name a selection gets when the creator leaves the title empty (SPEC §4's default names). */
+function defaultName(files: File[], kind: FileKind | null): string | undefined {
+  if (files.length === 0 || !kind) return undefined;
+  return kind === "image" ? imageSetName(files[0].name) : nameFromFileName(files[0].name);
+}
+
+/** The dialog's details as the upload flows send them. */
+function uploadDetails(form: DetailsForm): UploadDetails {
+  return {
+    name: form.name,
+    description: form.description,
+    category_id: form.category_id || null,
+    // A tag typed wrong while the bytes went up is left out rather than failing the upload (the button waits for valid ones).
+    tags: readTags(form).tags.filter((tag) => tagProblem(tag) === null).slice(0, MAX_TAGS),
+    license: form.license === EMPTY_DETAILS.license ? undefined : form.license,
+  };
 }
 
 const percent = (loaded: number, total: number) => Math.round((loaded / Math.max(total, 1)) * 100);
@@ -65,6 +87,11 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
   const [dragging, setDragging] = useState(false);
   // undefined while loading; null when it could not be read (the server still enforces credits).
   const [quotas, setQuotas] = useState<UserQuotas | null | undefined>(undefined);
+  // Title, description, category, tags and licence: editable until the bytes are up (read then, issue 35 item 3).
+  const [details, setDetails] = useState<DetailsForm>(EMPTY_DETAILS);
+  const detailsRef = useRef(details);
+  detailsRef.current = details;
+  const [categories, setCategories] = useState<CategoryOption[]>([]);
 
   const signedIn = ready && firebaseUser !== null;
   useEffect(() => {
@@ -81,6 +108,17 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
       cancelled = true;
     };
   }, [api, toast, signedIn]);
+
+  useEffect(() => {
+    if (!visible) return;
+    let cancelled = false;
+    api<CategoryOption[]>("/categories")
+      .then((list) => !cancelled && setCategories(list))
+      .catch(() => undefined); // the category stays "No category"; everything else works
+    return () => {
+      cancelled = true;
+    };
+  }, [api, visible]);
 
   // Progress callbacks fire many times a second (300 files at once): render at most once a frame.
   const progressRef = useRef<Progress | null>(null);
@@ -155,6 +193,7 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
 
   const clear = () => {
     setFiles([]);
+    setDetails(EMPTY_DETAILS);
     setKind(null);
     setVideoMeta(null);
     setPhase("select");
@@ -180,16 +219,17 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
     progressRef.current = { perFile: files.map(() => 0), loaded: 0, total: files.reduce((n, f) => n + f.size, 0) };
     setProgress({ ...progressRef.current, perFile: [...progressRef.current.perFile] });
     setPhase("uploading");
+    const readDetails = () => uploadDetails(detailsRef.current);
     try {
       if (kind === "model") {
-        const itemId = await uploadModelFile({ api, file: files[0], onProgress: (loaded) => trackProgress(0, loaded) });
+        const itemId = await uploadModelFile({ api, file: files[0], details: readDetails, onProgress: (loaded) => trackProgress(0, loaded) });
         return finish(`/item/${itemId}`);
       }
       if (kind === "video") {
-        await uploadVideoScan({ api, file: files[0], metadata: videoMeta!, onProgress: (loaded) => trackProgress(0, loaded) });
+        await uploadVideoScan({ api, file: files[0], metadata: videoMeta!, details: readDetails, onProgress: (loaded) => trackProgress(0, loaded) });
         toast({ severity: "success", summary: "Success", detail: MESSAGES.videoUploaded });
       } else {
-        await uploadImageSetScan({ api, files, onFileProgress: (index, loaded) => trackProgress(index, loaded) });
+        await uploadImageSetScan({ api, files, details: readDetails, onFileProgress: (index, loaded) => trackProgress(index, loaded) });
         toast({ severity: "success", summary: "Success", detail: MESSAGES.imagesUploaded });
       }
       finish("/dashboard?refresh=true");
@@ -206,8 +246,9 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
     void addFiles([...event.dataTransfer.files]);
   };
 
+  const tagsProblem = readTags(details).problem;
   const uploadDisabled =
-    files.length === 0 || busy || (isScanKind(kind) && (scansBlocked || scansUnavailable !== null)) || countProblem !== null || (kind === "video" && !videoMeta);
+    files.length === 0 || busy || tagsProblem !== null || (isScanKind(kind) && (scansBlocked || scansUnavailable !== null)) || countProblem !== null || (kind === "video" && !videoMeta);
 
   const footer = (
     <div className="upload-actions">
@@ -302,6 +343,13 @@ export default function UploadDialog({ visible, onHide }: { visible: boolean; on
             </li>
           ))}
         </ul>
+      ) : null}
+      {files.length > 0 && phase !== "done" ? (
+        <section className="upload-details" aria-labelledby="upload-details-heading" data-testid="upload-details">
+          <h2 id="upload-details-heading">Details</h2>
+          <p className="item-panel-note">Optional, and editable while the files upload. You can change them later on the model's Edit page.</p>
+          <ItemDetailsFields idPrefix="upload" form={details} onChange={setDetails} categories={categories} namePlaceholder={defaultName(files, kind)} />
+        </section>
       ) : null}
       {phase === "uploading" && progress ? (
         <div className="upload-progress">

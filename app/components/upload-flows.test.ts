@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, type ApiClient, type ApiRequest } from "../lib/api-client";
-import { runPool, TransferError, uploadImageSetScan, uploadInParts, uploadVideoScan, withRetry, type PutBlob, type RetryPolicy } from "./upload-flows";
+import {
+  detailsPatch,
+  runPool,
+  TransferError,
+  uploadImageSetScan,
+  uploadInParts,
+  uploadVideoScan,
+  withRetry,
+  type PutBlob,
+  type RetryPolicy,
+  type UploadDetails,
+} from "./upload-flows";
 
 const noWait: RetryPolicy = { attempts: 4, baseDelayMs: 1, maxDelayMs: 1, sleep: async () => {}, waitUntilOnline: async () => {} };
 
@@ -180,5 +191,38 @@ describe("the video flow", () => {
       uploadVideoScan({ api, file: file("a.mp4", Array.from({ length: 10 }, (_, i) => i)), metadata: { duration: 3, width: 1920, height: 1080 }, put: fakeStorage().put, retry: noWait }),
     ).rejects.toThrow("You have used all your available scans");
     expect(calls.at(-1)!.request).toEqual({ method: "DELETE" });
+  });
+});
+
+describe("the dialog's details (issue 35 item 3)", () => {
+  it("applies what was typed while the photos uploaded, before the scan starts", async () => {
+    const { api, calls } = fakeApi();
+    let details: UploadDetails = { name: "Oak chair" };
+    const storage = fakeStorage();
+    const put: PutBlob = async (url, body, onProgress) => {
+      details = { name: "Oak chair, restored", description: "Grandma's", tags: ["chair", "oak"], license: "cc_by", category_id: null };
+      await storage.put(url, body, onProgress);
+    };
+    const itemId = await uploadImageSetScan({ api, files: [file("a.jpg", "a"), file("b.jpg", "b")], put, retry: noWait, details: () => details });
+    const patch = calls.findIndex((c) => c.request.method === "PATCH");
+    expect(calls[patch]).toEqual({
+      path: `/item/${itemId}`,
+      request: { method: "PATCH", body: { name: "Oak chair, restored", description: "Grandma's", tags: ["chair", "oak"], license: "cc_by" } },
+    });
+    expect(calls.findIndex((c) => c.path.startsWith("/scan/image/"))).toBeGreaterThan(patch);
+  });
+
+  it("sends nothing for a scan whose details were left empty, and keeps SPEC's name", async () => {
+    const { api, calls } = fakeApi();
+    await uploadVideoScan({ api, file: file("Beach walk.mp4", "0123456789"), metadata: { duration: 3, width: 1920, height: 1080 }, put: fakeStorage().put, retry: noWait, details: () => ({ name: "  " }) });
+    expect(calls.some((c) => c.request.method === "PATCH")).toBe(false);
+    expect(calls[0].request.body).toMatchObject({ name: "Beach walk" });
+  });
+
+  it("names a model file after the file unless the creator named it", () => {
+    expect(detailsPatch(undefined, "chair")).toEqual({ name: "chair" });
+    expect(detailsPatch({ name: " Chair ", tags: [], description: " " }, "chair")).toEqual({ name: "Chair" });
+    expect(detailsPatch({ category_id: "00000000-0000-4000-8000-000000000009" })).toEqual({ category_id: "00000000-0000-4000-8000-000000000009" });
+    expect(detailsPatch({})).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import {
   type VideoMetadata,
 } from "../lib/upload-rules";
 import type { DeclaredModelType } from "~/formats/model-format";
+import type { License } from "~/domain/item-details";
 
 /**
  * The upload flows of SPEC §4, run by the Upload dialog. Each creates an item first and, on any
@@ -169,21 +170,57 @@ export async function uploadInParts({
   });
 }
 
+/**
+ * What the creator wrote about the model in the dialog (issue 35 item 3): each field left empty keeps SPEC's
+ * default (the name from the file, no description, no category, no tags, all rights reserved).
+ */
+export interface UploadDetails {
+  name?: string;
+  description?: string;
+  category_id?: string | null;
+  tags?: string[];
+  license?: License;
+}
+
+/**
+ * The PATCH body that applies the details (null when there is nothing to apply). `details` is read when the bytes
+ * are up, not when the upload starts, so what the creator typed while it ran is kept.
+ */
+export function detailsPatch(details: UploadDetails | undefined, defaultName?: string): Record<string, unknown> | null {
+  const body: Record<string, unknown> = {};
+  const name = details?.name?.trim();
+  if (name) body.name = name;
+  else if (defaultName) body.name = defaultName;
+  if (details?.description?.trim()) body.description = details.description.trim();
+  if (details?.category_id) body.category_id = details.category_id;
+  if (details?.tags?.length) body.tags = details.tags;
+  if (details?.license) body.license = details.license;
+  return Object.keys(body).length > 0 ? body : null;
+}
+
+async function applyDetails(api: ApiClient, itemId: string, details: (() => UploadDetails) | undefined, defaultName?: string) {
+  const body = detailsPatch(details?.(), defaultName);
+  if (body) await api(`/item/${itemId}`, { method: "PATCH", body });
+}
+
 async function deleteQuietly(api: ApiClient, itemId: string) {
   await api(`/item/${itemId}`, { method: "DELETE" }).catch(() => undefined);
 }
 
 /**
  * The model-file flow of SPEC §4: create item → upload link → PUT the file → report its size →
- * name it after the file. Returns the new item's id (the caller goes to /item/{id}).
+ * name it after the file (or as the creator named it, with the rest of the dialog's details).
+ * Returns the new item's id (the caller goes to /item/{id}).
  */
 export async function uploadModelFile({
   api,
   file,
+  details,
   onProgress,
 }: {
   api: ApiClient;
   file: File;
+  details?: () => UploadDetails;
   onProgress?: (loaded: number, total: number) => void;
 }): Promise<string> {
   const modelType = fileExtension(file.name) as DeclaredModelType;
@@ -195,7 +232,7 @@ export async function uploadModelFile({
     const upload = await api<UploadUrl>(`/upload/item/${itemId}`, { query: { uploadType: "model" } });
     await xhrPut(upload.url, file, (loaded) => onProgress?.(loaded, file.size));
     await api(`/item/${itemId}/file/size`, { method: "POST", body: { size: file.size } });
-    await api(`/item/${itemId}`, { method: "PATCH", body: { name: nameFromFileName(file.name) } });
+    await applyDetails(api, itemId, details, nameFromFileName(file.name));
     return itemId;
   } catch (error) {
     await deleteQuietly(api, itemId);
@@ -212,12 +249,14 @@ export async function uploadVideoScan({
   api,
   file,
   metadata,
+  details,
   onProgress,
   ...transfer
 }: {
   api: ApiClient;
   file: File;
   metadata: VideoMetadata;
+  details?: () => UploadDetails;
   onProgress?: (loaded: number, total: number) => void;
 } & TransferOptions): Promise<string> {
   const { item_id: itemId } = await api<{ item_id: string }>("/item", {
@@ -235,6 +274,7 @@ export async function uploadVideoScan({
       const put = transfer.put ?? xhrPut;
       await withRetry(() => put(link.url, file, (loaded) => onProgress?.(loaded, file.size)), transfer.retry);
     }
+    await applyDetails(api, itemId, details);
     await api(`/scan/video/${itemId}`, {
       method: "POST",
       body: {
@@ -260,12 +300,14 @@ export async function uploadImageSetScan({
   api,
   files,
   concurrency = 4,
+  details,
   onFileProgress,
   ...transfer
 }: {
   api: ApiClient;
   files: File[];
   concurrency?: number;
+  details?: () => UploadDetails;
   onFileProgress?: (index: number, loaded: number, total: number) => void;
 } & TransferOptions): Promise<string> {
   const put = transfer.put ?? xhrPut;
@@ -303,6 +345,7 @@ export async function uploadImageSetScan({
         onFileProgress?.(index, file.size, file.size);
       }, transfer.retry);
     });
+    await applyDetails(api, itemId, details);
     await api(`/scan/image/${itemId}`, { method: "POST", body: { input_bucket_path: folder.path } });
     return itemId;
   } catch (error) {

@@ -34,6 +34,10 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail?v=${item.thumbnailKey.split("/").pop()}` : null,
     is_preview: item.isPreview,
     category_id: item.categoryId,
+    // Lowercase, as stored (app/domain/item-details.ts); search matches them whole.
+    tags: item.tags,
+    // One of all_rights_reserved, cc_by, cc_by_sa, cc_by_nc, cc0: what others may do with the model.
+    license: item.license,
     view_count: item.viewCount,
     is_watermark_enabled: item.isWatermarkEnabled,
     // Whether others who see it may download its files (GET /v1/item/{id}/downloads).

@@ -11,6 +11,7 @@ import { getPlanInForce } from "./plans.server";
 import type { ListItemsQuery } from "./schemas";
 import { listedStatusWhere } from "./scene-drafts";
 import type { DeclaredModelType } from "~/formats/model-format";
+import { normalizeTag, type License } from "./item-details";
 
 /**
  * Items (models). Every query is scoped (STYLE habit 5): reads by visibility or owner, writes by owner.
@@ -35,7 +36,15 @@ export async function createItem(input: {
 export async function updateItem(input: {
   itemId: string;
   ownerId: string;
-  changes: { name?: string; description?: string; visibility?: "public" | "unlisted" | "private"; categoryId?: string | null; allowDownloads?: boolean };
+  changes: {
+    name?: string;
+    description?: string;
+    visibility?: "public" | "unlisted" | "private";
+    categoryId?: string | null;
+    allowDownloads?: boolean;
+    tags?: string[];
+    license?: License;
+  };
 }): Promise<ItemWithOwner> {
   // An unknown category is the client's mistake (issue 17 item 6): a 400, also when one is deleted meanwhile.
   const unknownCategory = () => new AppError("invalid_input", "category_id is not one of the categories (GET /v1/categories).");
@@ -82,7 +91,8 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
   if (query.model_type) where.modelType = query.model_type;
   if (query.upload_type) where.uploadType = query.upload_type;
   if (query.category) where.category = { slug: query.category };
-  if (query.q) where.name = { contains: query.q, mode: "insensitive" };
+  if (query.downloadable !== undefined) where.allowDownloads = query.downloadable;
+  if (query.q) where.OR = searchMatches(query.q);
 
   const byViews = query.sort === "most_viewed";
   const cursor = decodeItemCursor(query.cursor, query.sort);
@@ -107,6 +117,16 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
       ? encodeItemCursor({ v: byViews ? last.viewCount : last.createdAt.toISOString(), i: last.id })
       : null;
   return { items, next_cursor };
+}
+
+/** Items whose title or description holds the text, or that carry it as a whole tag ("Chair" finds the tag "chair"). */
+function searchMatches(q: string): Prisma.ItemWhereInput[] {
+  const tag = normalizeTag(q);
+  return [
+    { name: { contains: q, mode: "insensitive" } },
+    { description: { contains: q, mode: "insensitive" } },
+    ...(tag ? [{ tags: { has: tag } }] : []),
+  ];
 }
 
 /** A signed upload link for a new thumbnail image (≤ 2 MB jpeg/png/webp/gif). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DECLARED_MODEL_TYPES } from "~/formats/model-format";
 import { SLUG_PATTERN } from "~/lib/slug";
+import { LICENSES, tagListProblem, uniqueTags } from "./item-details";
 
 /** zod schemas shared by the site's forms, the /v1 API and the domain (STYLE habit 3). */
 export const uuidSchema = z.string().uuid({ message: "must be a UUID" });
@@ -19,6 +20,18 @@ export const itemNameSchema = z
   .min(1, "must not be empty")
   .max(200, "must be at most 200 characters");
 
+export const itemDescriptionSchema = z.string().max(5000, "must be at most 5000 characters");
+export const licenseSchema = z.enum(LICENSES, { errorMap: () => ({ message: `must be one of ${LICENSES.join(", ")}` }) });
+/** Tags as given (any case, "#" or not), stored normalized and without repeats (app/domain/item-details.ts). */
+export const tagsSchema = z
+  .array(z.string().max(100, "each must be at most 100 characters"))
+  .max(50, "must be at most 50 entries")
+  .transform((tags) => uniqueTags(tags))
+  .superRefine((tags, ctx) => {
+    const problem = tagListProblem(tags);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  });
+
 export const idParamsSchema = z.object({ id: uuidSchema });
 /** /v1/item/{id}/versions/{versionId}/… (the clean-up editor). */
 export const versionParamsSchema = z.object({ id: uuidSchema, versionId: uuidSchema });
@@ -34,9 +47,11 @@ export const createItemBodySchema = z
 export const updateItemBodySchema = z
   .object({
     name: itemNameSchema.optional(),
-    description: z.string().max(5000).optional(),
+    description: itemDescriptionSchema.optional(),
     visibility: visibilitySchema.optional(),
     category_id: uuidSchema.nullable().optional(),
+    tags: tagsSchema.optional(),
+    license: licenseSchema.optional(),
     /** Whether others who can see the model may download its files (docs/decisions/025-downloads.md). */
     allow_downloads: z.boolean().optional(),
   })
@@ -66,6 +81,8 @@ export const listItemsQuerySchema = z.object({
   upload_type: uploadTypeSchema.optional(),
   category: z.string().min(1).max(100).optional(),
   q: z.string().trim().min(1).max(200).optional(),
+  /** Only models whose owner lets others download them. */
+  downloadable: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
   sort: z.enum(["newest", "most_viewed"]).default("newest"),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(24),

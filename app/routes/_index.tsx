@@ -34,6 +34,7 @@ function readFilters(url: URL) {
     q: url.searchParams.get("q")?.trim() || undefined,
     category: url.searchParams.get("category") || undefined,
     sort: url.searchParams.get("sort") || undefined,
+    downloadable: url.searchParams.get("downloadable") || undefined,
     cursor: url.searchParams.get("cursor") || undefined,
     limit: PAGE_SIZE,
   };
@@ -59,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       items: page.items.map((item) => presentItem(item, null)),
       featured: featured.map((item) => presentItem(item, null)),
       nextCursor: page.next_cursor,
-      filters: { q: query.q ?? "", category: query.category ?? "", sort: query.sort },
+      filters: { q: query.q ?? "", category: query.category ?? "", sort: query.sort, downloadable: query.downloadable === true },
     },
     { headers: pageHeaders({ shared: !signedIn }) },
   );
@@ -125,9 +126,9 @@ export default function Explore() {
         }}
       >
         <div className="explore-field explore-search">
-          <label htmlFor="explore-q">Search by name</label>
+          <label htmlFor="explore-q">Search models</label>
           <span className="explore-search-box">
-            <input id="explore-q" name="q" type="search" className="p-inputtext" value={search} maxLength={200} placeholder="e.g. chair" onChange={(e) => setSearch(e.target.value)} />
+            <input id="explore-q" name="q" type="search" className="p-inputtext" value={search} maxLength={200} placeholder="Title, description or tag, e.g. chair" onChange={(e) => setSearch(e.target.value)} />
             <Button type="submit" icon="pi pi-search" aria-label="Search" />
           </span>
         </div>
@@ -152,11 +153,22 @@ export default function Explore() {
             ))}
           </select>
         </div>
+        <label className="explore-check">
+          <input
+            type="checkbox"
+            name="downloadable"
+            value="true"
+            defaultChecked={filters.downloadable}
+            key={`d-${filters.downloadable}`}
+            onChange={(e) => apply(e.currentTarget.form!)}
+          />{" "}
+          Downloadable only
+        </label>
       </Form>
       <div aria-live="polite" aria-busy={busy} className={busy ? "explore-results is-busy" : "explore-results"}>
         {items.length === 0 ? (
           <p className="empty-state">
-            {filters.q || filters.category ? "No public models match these filters." : "No public models yet. Upload one and make it public to see it here."}
+            {filters.q || filters.category || filters.downloadable ? "No public models match these filters." : "No public models yet. Upload one and make it public to see it here."}
           </p>
         ) : (
           <div className="item-grid" data-testid="explore-grid">

@@ -5,8 +5,9 @@ import { ConfirmDialog } from "primereact/confirmdialog";
 import { useCallback, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { CopyField } from "~/components/copy-field";
-import { DownloadsPanel } from "~/components/downloads-panel";
+import { DownloadsPanel, showsDownloads } from "~/components/downloads-panel";
 import { ItemStatus } from "~/components/item-status";
+import { LicenseNote } from "~/components/license-note";
 import { ModelVariantSwitch, type ModelVariant } from "~/components/model-variant-switch";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { ScanPanel } from "~/components/scan-panel";
@@ -144,6 +145,17 @@ export default function ItemPage() {
             {item.is_preview ? " · preview" : ""}
           </p>
           {item.description ? <p className="item-description">{item.description}</p> : null}
+          {item.tags.length > 0 ? (
+            <ul className="item-tags" aria-label="Tags">
+              {item.tags.map((tag) => (
+                <li key={tag}>
+                  <Link to={`/?q=${encodeURIComponent(tag)}`}>#{tag}</Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {/* With the download button where there is one (the Download panel), else here. */}
+          {showsDownloads(item) ? null : <LicenseNote license={item.license} testId="item-license" />}
           <p className="item-actions-row">
             {item.mesh_url ? <ModelVariantSwitch value={variant} onChange={setVariant} /> : null}
             <Link to={`/viewer/${item.id}`} className="p-button p-button-outlined p-button-sm">

@@ -7,6 +7,7 @@ import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { AnnotationEditorPanel, useAnnotationEditor } from "~/components/annotation-editor";
+import { ItemDetailsFields, readTags, type DetailsForm } from "~/components/item-details-fields";
 import { MeasureScalePanel } from "~/components/measure-scale-panel";
 import { useToast } from "~/components/toast-provider";
 import { listAnnotations } from "~/domain/annotations.server";
@@ -63,12 +64,15 @@ export default function EditItem() {
   const { api } = useAuth();
   const toast = useToast();
   const revalidator = useRevalidator();
-  const [form, setForm] = useState({
+  const [form, setForm] = useState<DetailsForm>({
     name: item.name,
     description: item.description ?? "",
-    visibility: item.visibility,
     category_id: item.category_id ?? "",
+    tags: item.tags.join(", "),
+    license: item.license,
   });
+  const [visibility, setVisibility] = useState(item.visibility);
+  const tags = readTags(form);
   const [busy, setBusy] = useState<null | "details" | "thumbnail" | "watermark">(null);
   const [cleaning, setCleaning] = useState(false);
   const canCleanUp = item.kind !== "scene" && item.status === "ready" && isSplatFormat(item.file_format);
@@ -81,7 +85,14 @@ export default function EditItem() {
     try {
       await api(`/item/${item.id}`, {
         method: "PATCH",
-        body: { name: form.name, description: form.description, visibility: form.visibility, category_id: form.category_id || null },
+        body: {
+          name: form.name,
+          description: form.description,
+          visibility,
+          category_id: form.category_id || null,
+          tags: tags.tags,
+          license: form.license,
+        },
       });
       toast({ severity: "success", summary: "Saved", detail: "Your changes were saved." });
       revalidator.revalidate();
@@ -175,26 +186,14 @@ export default function EditItem() {
             ) : null}
             <form className="edit-panel" onSubmit={save} aria-labelledby="details-heading">
               <h2 id="details-heading">Details</h2>
-              <label htmlFor="edit-name">Name</label>
-              <input id="edit-name" className="p-inputtext" required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-              <label htmlFor="edit-description">Description</label>
-              <textarea id="edit-description" className="p-inputtext" rows={4} maxLength={5000} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
-              <label htmlFor="edit-category">Category</label>
-              <select id="edit-category" className="p-inputtext" value={form.category_id} onChange={(e) => setForm({ ...form, category_id: e.target.value })}>
-                <option value="">No category</option>
-                {categories.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
+              <ItemDetailsFields idPrefix="edit" form={form} onChange={setForm} categories={categories} nameRequired />
               <label htmlFor="edit-visibility">Visibility</label>
-              <select id="edit-visibility" className="p-inputtext" value={form.visibility} onChange={(e) => setForm({ ...form, visibility: e.target.value as typeof form.visibility })}>
+              <select id="edit-visibility" className="p-inputtext" value={visibility} onChange={(e) => setVisibility(e.target.value as typeof visibility)}>
                 <option value="public">Public — listed on Explore and your profile</option>
                 <option value="unlisted">Unlisted — anyone with the link</option>
                 <option value="private">Private — only you</option>
               </select>
-              <Button type="submit" label="Save changes" loading={busy === "details"} disabled={!form.name.trim() || busy !== null} />
+              <Button type="submit" label="Save changes" loading={busy === "details"} disabled={!form.name.trim() || tags.problem !== null || busy !== null} />
             </form>
             {hasSomethingToView(item) ? <AnnotationEditorPanel editor={annotationEditor} /> : null}
             {hasSomethingToView(item) ? <MeasureScalePanel itemId={item.id} settings={item.settings} measured={measured} onSaved={() => revalidator.revalidate()} /> : null}

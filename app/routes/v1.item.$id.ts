@@ -18,7 +18,7 @@ const route = apiRoute({
     params: idParamsSchema,
     body: updateItemBodySchema,
     handler: async ({ user, params, body }) => {
-      const { category_id, allow_downloads, ...rest } = body;
+      const { category_id, allow_downloads, ...rest } = body; // name, description, visibility, tags, license
       const item = await updateItem({
         itemId: params.id,
         ownerId: user.id,

@@ -284,7 +284,7 @@ test("the front door: signed out, what Scanroom does, the most viewed models and
 test("explore: search by name, category filter, sort, more pages, owner and views", async ({ page, consoleErrors }) => {
   await page.goto("/");
   await settle(page);
-  await page.getByLabel("Search by name").fill(`Relic ${RUN}`);
+  await page.getByLabel("Search models").fill(`Relic ${RUN}`);
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(`/?q=Relic+${RUN}`);
   const cards = page.getByTestId("item-card");
@@ -314,7 +314,7 @@ test("explore: search by name, category filter, sort, more pages, owner and view
 
   // Unlisted and private models are never listed.
   await page.getByLabel("Category").selectOption("");
-  await page.getByLabel("Search by name").fill(`Hidden ${RUN}`);
+  await page.getByLabel("Search models").fill(`Hidden ${RUN}`);
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByText("No public models match these filters.")).toBeVisible();
   await expect(cards).toHaveCount(0);

@@ -344,3 +344,66 @@ describe("listing and deleting", () => {
     expect(wrong.json.error).toBe("method_not_allowed");
   });
 });
+
+describe("a model's details: tags, licence, search and the downloadable filter (issue 35 items 3 and 4)", () => {
+  async function publicModel(owner: TestIdentity, details: Record<string, unknown>) {
+    const { itemId } = await uploadModel(owner, catGlb, "glb");
+    expect((await api("POST", `/item/${itemId}/file/size`, { token: owner.idToken, body: { size: catGlb.length } })).status).toBe(200);
+    const saved = await api("PATCH", `/item/${itemId}`, { token: owner.idToken, body: { visibility: "public", ...details } });
+    expect(saved.status).toBe(200);
+    return { itemId, item: saved.json.data };
+  }
+  const ids = (res: { json: { data: { items: Array<{ id: string }> } } }) => res.json.data.items.map((i) => i.id);
+  const word = `w${Date.now().toString(36)}`; // this run's own word, so other tests' models never match
+
+  it("stores tags normalized and a licence, and shows them to everyone", async () => {
+    const { itemId, item } = await publicModel(alice, { name: `Chair ${word}`, tags: ["Oak", "#oak", " Mid  Century "], license: "cc_by_sa" });
+    expect(item).toMatchObject({ tags: ["oak", "mid century"], license: "cc_by_sa" });
+    const seen = await api("GET", `/item/${itemId}`);
+    expect(seen.json.data).toMatchObject({ tags: ["oak", "mid century"], license: "cc_by_sa", is_owner: false });
+    // A new model starts with no tags, all rights reserved.
+    const fresh = await api("POST", "/item", { token: alice.idToken, body: { model_type: "ply", upload_type: "model" } });
+    expect((await api("GET", `/item/${fresh.json.data.item_id}`, { token: alice.idToken })).json.data).toMatchObject({ tags: [], license: "all_rights_reserved" });
+  });
+
+  it("refuses bad tags and unknown licences with the reason, and changes nothing", async () => {
+    const { itemId } = await publicModel(alice, { tags: ["kept"] });
+    const cases: Array<[unknown, string]> = [
+      [{ tags: ["oak & ash"] }, "tags “oak & ash” may hold only letters, digits, spaces and hyphens"],
+      [{ tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }, "tags must be at most 10"],
+      [{ tags: "oak" }, "tags Expected array, received string"],
+      [{ license: "mit" }, "license must be one of all_rights_reserved, cc_by, cc_by_sa, cc_by_nc, cc0"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await api("PATCH", `/item/${itemId}`, { token: alice.idToken, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json).toMatchObject({ status: 400, error: "invalid_input" });
+      expect(res.json.message).toContain(message);
+    }
+    expect((await api("GET", `/item/${itemId}`)).json.data).toMatchObject({ tags: ["kept"], license: "all_rights_reserved" });
+  });
+
+  it("search finds a word in the title or the description, or a whole tag, in any case", async () => {
+    const byTitle = (await publicModel(alice, { name: `Lamp ${word}` })).itemId;
+    const byDescription = (await publicModel(alice, { name: "Vase", description: `Made from ${word.toUpperCase()} clay` })).itemId;
+    const byTag = (await publicModel(bob, { name: "Bowl", tags: [`${word} ware`] })).itemId;
+    const elsewhere = (await publicModel(bob, { name: "Cup", tags: [`${word}ware`] })).itemId;
+    const found = ids(await api("GET", `/items?q=${word}`));
+    expect(found).toEqual(expect.arrayContaining([byTitle, byDescription]));
+    expect(found).not.toContain(byTag); // a tag matches whole, not a part of it
+    expect(ids(await api("GET", `/items?q=${encodeURIComponent(`#${word.toUpperCase()} Ware`)}`))).toEqual([byTag]);
+    expect(ids(await api("GET", `/items?q=${word}ware`))).toEqual([elsewhere]);
+  });
+
+  it("filters by downloadable, for visitors and on the owner's own list", async () => {
+    const open = (await publicModel(alice, { name: `Open ${word}`, allow_downloads: true, license: "cc0" })).itemId;
+    const closed = (await publicModel(alice, { name: `Closed ${word}` })).itemId;
+    expect(ids(await api("GET", `/items?q=${word}&downloadable=true`))).toEqual([open]);
+    expect(ids(await api("GET", `/items?q=${word}&downloadable=false`))).toContain(closed);
+    expect(ids(await api("GET", `/items?q=${word}&downloadable=false`))).not.toContain(open);
+    expect(ids(await api("GET", `/items?owner=me&q=${word}&downloadable=true`, { token: alice.idToken }))).toEqual([open]);
+    const bad = await api("GET", "/items?downloadable=yes");
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain("downloadable");
+  });
+});

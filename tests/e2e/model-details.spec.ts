@@ -1,0 +1,104 @@
+// Issue 35 items 3 and 4 as a creator and a visitor meet them: the upload dialog asks for a title, description,
+// category, tags and a licence (and takes changes made while the file is still uploading); the model page shows
+// them; a visitor finds the model by its tag, with "Downloadable only", and sees its licence beside the download.
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { SHARED_DATA } from "../setup/shared-data";
+import { expect, registerAndSignIn, test } from "./fixtures";
+
+const RUN = randomBytes(3).toString("hex");
+
+test("a creator describes a model while it uploads; a visitor finds it by tag and sees its licence by the download", async ({ page, consoleErrors }) => {
+  test.setTimeout(120_000);
+  await registerAndSignIn(page);
+  await page.getByTestId("new-model").click();
+  const dialog = page.getByTestId("upload-dialog");
+  await page.getByTestId("upload-input").setInputFiles(path.join(SHARED_DATA, "models/SpecularTest.glb"));
+
+  const details = dialog.getByTestId("upload-details");
+  // Left empty, the title is SPEC's default name, shown as the field's placeholder.
+  await expect(details.getByLabel("Title")).toHaveAttribute("placeholder", "SpecularTest");
+  await details.getByLabel("Title").fill(`Brass lamp ${RUN}`);
+  await details.getByLabel("Description").fill("A desk lamp from the attic.");
+  await details.getByLabel("Category").selectOption({ label: "Products" });
+  await details.getByLabel("Tags").fill(`Brass, #Lamp, oak & ash`);
+  await expect(details.getByTestId("tags-help")).toHaveText("Tags: “oak & ash” may hold only letters, digits, spaces and hyphens.");
+  await expect(dialog.getByRole("button", { name: "Upload" })).toBeDisabled();
+  await details.getByLabel("Tags").fill(`Brass, #Lamp, lamp${RUN}`);
+  await expect(details.getByTestId("tags-help")).toHaveText(`#brass #lamp #lamp${RUN}`);
+  await details.getByLabel("Licence").selectOption({ label: "CC BY 4.0" });
+  await expect(details.getByTestId("license-summary")).toHaveText("Anyone may reuse and adapt it, also commercially, if they credit you.");
+
+  // Hold the file's PUT until the description has been changed: what is typed while uploading is kept.
+  let releasePut!: () => void;
+  const putHeld = new Promise<void>((resolve) => (releasePut = resolve));
+  let putSeen!: () => void;
+  const putStarted = new Promise<void>((resolve) => (putSeen = resolve));
+  await page.route(
+    (url) => url.pathname.startsWith("/storage/"),
+    async (route) => {
+      if (route.request().method() !== "PUT") return route.continue();
+      putSeen();
+      await putHeld;
+      await route.continue();
+    },
+  );
+  await dialog.getByRole("button", { name: "Upload" }).click();
+  await putStarted;
+  await details.getByLabel("Description").fill("A brass desk lamp from the attic, 1950s.");
+  releasePut();
+  await page.waitForURL(/\/item\/[0-9a-f-]{36}$/);
+  await page.unroute((url) => url.pathname.startsWith("/storage/"));
+  const itemId = new URL(page.url()).pathname.split("/").pop()!;
+
+  await expect(page.getByRole("heading", { level: 1, name: `Brass lamp ${RUN}` })).toBeVisible();
+  await expect(page.locator(".item-description")).toHaveText("A brass desk lamp from the attic, 1950s.");
+  const tags = page.getByRole("list", { name: "Tags" });
+  await expect(tags.getByRole("link")).toHaveText(["#brass", "#lamp", `#lamp${RUN}`]);
+  const panel = page.getByRole("region", { name: "Download" });
+  await expect(panel.getByTestId("download-license")).toContainText("Licence: CC BY 4.0");
+  await page.locator("#item-visibility").selectOption("public");
+  await expect(page.getByTestId("visibility-help")).toHaveText("Anyone can find it on Explore and on your profile.");
+
+  // A visitor, signed out, searches Explore for the tag: found; not among downloadable models until the owner allows it.
+  const visitor = await page.context().browser()!.newPage();
+  await visitor.goto("/");
+  await visitor.getByLabel("Search models").fill(`#Lamp${RUN.toUpperCase()}`);
+  await visitor.getByLabel("Search models").press("Enter");
+  const card = visitor.locator(`[data-item-id="${itemId}"]`);
+  await expect(card).toBeVisible();
+  await visitor.getByLabel("Downloadable only").check();
+  await expect(visitor).toHaveURL(/downloadable=true/);
+  await expect(visitor.getByText("No public models match these filters.")).toBeVisible();
+
+  await panel.getByTestId("allow-downloads").click();
+  await expect(page.getByText("Others can now download this model.")).toBeVisible();
+  // Signed-out pages may come from the shared cache for up to SHARED_PAGE_SECONDS (10 s): look again until then.
+  await expect(async () => {
+    await visitor.reload();
+    await expect(card).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await card.getByRole("link", { name: `Brass lamp ${RUN}` }).click();
+  await visitor.waitForURL(`**/item/${itemId}`);
+  const visitorPanel = visitor.getByRole("region", { name: "Download" });
+  const license = visitorPanel.getByTestId("download-license");
+  await expect(license).toContainText("Licence: CC BY 4.0 — Anyone may reuse and adapt it, also commercially, if they credit you.");
+  await expect(license.getByRole("link", { name: "CC BY 4.0" })).toHaveAttribute("href", "https://creativecommons.org/licenses/by/4.0/");
+  await visitorPanel.getByRole("button", { name: "Download files" }).click();
+  await expect(visitorPanel.locator('[data-testid="download-link"][data-kind="model"]')).toBeVisible();
+
+  // The owner changes licence and tags on the Edit page; the visitor sees them on the next visit.
+  await page.goto(`/item/${itemId}/edit`);
+  await expect(page.getByLabel("Tags")).toHaveValue(`brass, lamp, lamp${RUN}`);
+  await page.getByLabel("Tags").fill("brass, desk lamp");
+  await page.getByLabel("Licence").selectOption({ label: "CC0 1.0 (public domain)" });
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Your changes were saved.")).toBeVisible();
+  await expect(async () => {
+    await visitor.reload();
+    await expect(visitor.getByRole("list", { name: "Tags" }).getByRole("link")).toHaveText(["#brass", "#desk lamp"], { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(visitor.getByTestId("download-license")).toContainText("Licence: CC0 1.0 (public domain) — Anyone may use it for anything, without credit.");
+  await visitor.close();
+  expect(consoleErrors).toEqual([]);
+});
