@@ -8,8 +8,8 @@ const STEPS = [
 ];
 
 /**
- * What signed-out visitors see first on /: what Scanroom does in three steps, a few of the most viewed
- * public models, and one call to action. Explore follows below it.
+ * What signed-out visitors see first on /: what Scanroom does in three steps, a few public models (those an
+ * admin featured first, then the most viewed), and one call to action. Explore follows below it.
  */
 export function FrontDoor({ featured }: { featured: ItemCardData[] }) {
   return (
@@ -31,7 +31,7 @@ export function FrontDoor({ featured }: { featured: ItemCardData[] }) {
         </Link>
       </div>
       {featured.length > 0 ? (
-        <ul className="front-door-models" aria-label="Popular models">
+        <ul className="front-door-models" aria-label="Featured models">
           {featured.map((item) => (
             <li key={item.id} data-testid="featured-model">
               <Link to={`/item/${item.id}`}>

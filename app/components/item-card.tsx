@@ -11,6 +11,8 @@ export interface ItemCardData {
   /** "scene" for a Builder scene (several models); absent or "model" otherwise. */
   kind?: string;
   view_count: number;
+  /** Featured by an admin: marked on the card (issue 35 item 5). */
+  is_featured?: boolean;
   owner: { id: string; display_name: string | null };
 }
 
@@ -29,6 +31,11 @@ export function ItemCard({ item, children, showOwner = true }: { item: ItemCardD
         )}
       </Link>
       <div className="item-card-body">
+        {item.is_featured ? (
+          <p className="item-card-badge" data-testid="featured-badge">
+            <i className="pi pi-star-fill" aria-hidden="true" /> Featured
+          </p>
+        ) : null}
         <h3 className="item-card-title">
           <Link to={`/item/${item.id}`}>{item.name}</Link>
         </h3>

@@ -26,6 +26,7 @@ const KIND_ICON: Record<string, string> = {
   announcement: "pi pi-megaphone",
   moderation: "pi pi-flag",
   plan_changed: "pi pi-credit-card",
+  featured: "pi pi-star",
 };
 
 /** The header's bell (always shown): unread count, and a list that marks everything read when opened. */

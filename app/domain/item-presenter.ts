@@ -39,6 +39,8 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     // One of all_rights_reserved, cc_by, cc_by_sa, cc_by_nc, cc0: what others may do with the model.
     license: item.license,
     view_count: item.viewCount,
+    // Featured by an admin: listed first on Explore and the front door.
+    is_featured: item.featuredAt !== null,
     is_watermark_enabled: item.isWatermarkEnabled,
     // Whether others who see it may download its files (GET /v1/item/{id}/downloads).
     allow_downloads: item.allowDownloads,

@@ -4,7 +4,7 @@ import { storage } from "~/storage/index.server";
 import { itemPrefix, thumbnailKey } from "~/storage/keys";
 import { acceptUploadedImage, createImageUploadUrl, serveImage } from "./images.server";
 import { AppError, notFound } from "~/lib/errors";
-import { decodeItemCursor, encodeItemCursor } from "./pagination";
+import { decodeItemCursor, encodeItemCursor, type ItemCursor } from "./pagination";
 import { releaseCreditsOfUnfinishedScans } from "./scans.server";
 import { storefrontProductsOf, storefrontsShowingItemChanged } from "./storefront-sync.server";
 import { getPlanInForce } from "./plans.server";
@@ -96,6 +96,7 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
 
   const byViews = query.sort === "most_viewed";
   const cursor = decodeItemCursor(query.cursor, query.sort);
+  if (query.sort === "featured") return listFeaturedFirst(where, cursor, query.limit);
   const and: Prisma.ItemWhereInput[] = [where];
   if (cursor) {
     and.push(
@@ -117,6 +118,42 @@ export async function listItems({ viewerId, query }: { viewerId: string | null; 
       ? encodeItemCursor({ v: byViews ? last.viewCount : last.createdAt.toISOString(), i: last.id })
       : null;
   return { items, next_cursor };
+}
+
+const newerThan = (cursor: ItemCursor, field: "createdAt" | "featuredAt"): Prisma.ItemWhereInput => ({
+  OR: [{ [field]: { lt: new Date(cursor.v as string) } }, { [field]: new Date(cursor.v as string), id: { lt: cursor.i } }],
+});
+
+/**
+ * The "featured" sort (issue 35 item 5): the featured models, most recently featured first, then every other
+ * model newest first. Two keyset walks behind one cursor, so each stays on its own index and deep pages stay fast.
+ */
+async function listFeaturedFirst(where: Prisma.ItemWhereInput, cursor: ItemCursor | null, limit: number) {
+  const include = { owner: ownerSelect };
+  const featured =
+    cursor?.p === "n"
+      ? []
+      : await db().item.findMany({
+          where: { AND: [where, { featuredAt: { not: null } }, ...(cursor ? [newerThan(cursor, "featuredAt")] : [])] },
+          include,
+          orderBy: [{ featuredAt: "desc" }, { id: "desc" }],
+          take: limit + 1,
+        });
+  const featuredCursor = (item: ItemWithOwner) => encodeItemCursor({ p: "f", v: item.featuredAt!.toISOString(), i: item.id });
+  if (featured.length > limit) return { items: featured.slice(0, limit), next_cursor: featuredCursor(featured[limit - 1]) };
+
+  const room = limit - featured.length;
+  const rest = await db().item.findMany({
+    where: { AND: [where, { featuredAt: null }, ...(cursor?.p === "n" ? [newerThan(cursor, "createdAt")] : [])] },
+    include,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: room + 1,
+  });
+  const items = [...featured, ...rest.slice(0, room)];
+  if (rest.length <= room) return { items, next_cursor: null };
+  // A page filled by featured models alone goes on from its last one (the next page then starts the rest).
+  const last = items[items.length - 1];
+  return { items, next_cursor: room === 0 ? featuredCursor(last) : encodeItemCursor({ p: "n", v: last.createdAt.toISOString(), i: last.id }) };
 }
 
 /** Items whose title or description holds the text, or that carry it as a whole tag ("Chair" finds the tag "chair"). */

@@ -11,7 +11,7 @@ import { notify } from "./notifications.server";
  * setting; the owner sees the reason on the item page and in a notification. Restoring undoes it.
  * Every action is audited, and storefronts showing the item follow once it has committed.
  */
-const ownerSelect = { select: { id: true, email: true, displayName: true, disabledAt: true } } as const;
+export const moderatedOwnerSelect = { select: { id: true, email: true, displayName: true, disabledAt: true } } as const;
 
 type ModeratedItem = Item & { owner: { id: string; email: string | null; displayName: string | null; disabledAt: Date | null } };
 
@@ -39,7 +39,7 @@ export async function listPublicItemsForModeration({ state, limit }: { state: "a
   const where: Prisma.ItemWhereInput = { visibility: "public" };
   if (state === "published") where.unpublishedAt = null;
   if (state === "unpublished") where.unpublishedAt = { not: null };
-  const rows = await db().item.findMany({ where, include: { owner: ownerSelect }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
+  const rows = await db().item.findMany({ where, include: { owner: moderatedOwnerSelect }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
   return rows.map(presentModeratedItem);
 }
 
@@ -49,7 +49,7 @@ export async function unpublishItem({ itemId, reason, actorId }: { itemId: strin
     const before = await tx.item.findFirst({ where: { id: itemId, visibility: { in: ["public", "unlisted"] } } });
     if (!before) throw notFound("Public item");
     if (before.unpublishedAt) throw new AppError("conflict", "This item is already unpublished.");
-    const after = await tx.item.update({ where: { id: itemId }, data: { unpublishedAt: new Date(), moderationReason: reason }, include: { owner: ownerSelect } });
+    const after = await tx.item.update({ where: { id: itemId }, data: { unpublishedAt: new Date(), moderationReason: reason }, include: { owner: moderatedOwnerSelect } });
     return {
       result: presentModeratedItem(after),
       audit: { action: "item.unpublish", targetType: "item", targetId: itemId, before: moderationState(before), after: moderationState(after) },
@@ -72,7 +72,7 @@ export async function restoreItem({ itemId, actorId }: { itemId: string; actorId
     const before = await tx.item.findUnique({ where: { id: itemId } });
     if (!before) throw notFound("Item");
     if (!before.unpublishedAt) throw new AppError("conflict", "This item is not unpublished.");
-    const after = await tx.item.update({ where: { id: itemId }, data: { unpublishedAt: null, moderationReason: null }, include: { owner: ownerSelect } });
+    const after = await tx.item.update({ where: { id: itemId }, data: { unpublishedAt: null, moderationReason: null }, include: { owner: moderatedOwnerSelect } });
     return {
       result: presentModeratedItem(after),
       audit: { action: "item.restore", targetType: "item", targetId: itemId, before: moderationState(before), after: moderationState(after) },

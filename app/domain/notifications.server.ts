@@ -1,11 +1,12 @@
 import { db, type Notification, type Prisma } from "~/db.server";
 
 /**
- * Notifications (the header's bell): scan finished, scan failed, quota warnings, announcements, moderation.
+ * Notifications (the header's bell): scan finished, scan failed, quota warnings, announcements, moderation,
+ * plan changes, a model featured by an admin.
  * Persisted per user; every query is scoped by the user id. Producers (the scan worker, credits,
  * admin announcements) call `notify`; a dedupe key makes a repeated event a no-op.
  */
-export const NOTIFICATION_KINDS = ["scan_finished", "scan_failed", "quota_warning", "announcement", "moderation", "plan_changed"] as const;
+export const NOTIFICATION_KINDS = ["scan_finished", "scan_failed", "quota_warning", "announcement", "moderation", "plan_changed", "featured"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 const LIST_LIMIT = 30;

@@ -9,6 +9,10 @@ describe("item cursors", () => {
     const newest = { v: "2020-01-01T00:00:00.000Z", i: id };
     expect(readItemCursor(encodeItemCursor(newest), "newest")).toEqual(newest);
     expect(readItemCursor(encodeItemCursor({ v: 12, i: id }), "most_viewed")).toEqual({ v: 12, i: id });
+    for (const p of ["f", "n"] as const) {
+      const featured = { v: "2020-01-01T00:00:00.000Z", i: id, p };
+      expect(readItemCursor(encodeItemCursor(featured), "featured")).toEqual(featured);
+    }
   });
   it("refuses well-formed but wrong cursors as invalid input", () => {
     for (const [raw, sort] of [
@@ -18,6 +22,10 @@ describe("item cursors", () => {
       [b64({ v: "many", i: id }), "most_viewed"],
       [b64({ v: 1.5, i: id }), "most_viewed"],
       [b64([1, 2]), "newest"],
+      [b64({ v: "2020-01-01T00:00:00.000Z", i: id }), "featured"],
+      [b64({ v: "2020-01-01T00:00:00.000Z", i: id, p: "x" }), "featured"],
+      [b64({ v: "2020-01-01T00:00:00.000Z", i: id, p: "f" }), "newest"],
+      [b64({ v: 3, i: id, p: "n" }), "most_viewed"],
       ["not base64 json", "newest"],
     ] as const) {
       expect(() => decodeItemCursor(raw, sort), raw).toThrow(expect.objectContaining({ code: "invalid_input", status: 400 }));

@@ -5,10 +5,12 @@ import { AppError } from "~/lib/errors";
  * One decoder checks a cursor against the sort it pages through, so a well-formed but wrong cursor is a
  * clear 400, never a database error.
  */
-export type ItemSort = "newest" | "most_viewed";
+export type ItemSort = "newest" | "most_viewed" | "featured";
 export interface ItemCursor {
-  v: string | number; // createdAt ISO (newest) or viewCount (most_viewed)
+  v: string | number; // createdAt ISO (newest), viewCount (most_viewed), featuredAt or createdAt ISO (featured)
   i: string; // item id
+  /** featured only: still among the featured models ("f", v = featuredAt) or past them ("n", v = createdAt). */
+  p?: "f" | "n";
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,12 +29,14 @@ export function readItemCursor(raw: string, sort: ItemSort): ItemCursor | null {
     return null;
   }
   if (!parsed || typeof parsed !== "object") return null;
-  const { v, i } = parsed as Record<string, unknown>;
+  const { v, i, p } = parsed as Record<string, unknown>;
   if (typeof i !== "string" || !UUID.test(i)) return null;
   if (sort === "most_viewed") {
-    return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? { v, i } : null;
+    return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && p === undefined ? { v, i } : null;
   }
-  return typeof v === "string" && ISO.test(v) && !Number.isNaN(new Date(v).getTime()) ? { v, i } : null;
+  if (typeof v !== "string" || !ISO.test(v) || Number.isNaN(new Date(v).getTime())) return null;
+  if (sort === "featured") return p === "f" || p === "n" ? { v, i, p } : null;
+  return p === undefined ? { v, i } : null;
 }
 
 export function decodeItemCursor(raw: string | undefined, sort: ItemSort): ItemCursor | null {

@@ -83,7 +83,8 @@ export const listItemsQuerySchema = z.object({
   q: z.string().trim().min(1).max(200).optional(),
   /** Only models whose owner lets others download them. */
   downloadable: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
-  sort: z.enum(["newest", "most_viewed"]).default("newest"),
+  /** featured: models an admin featured first (most recently featured first), then the rest newest first. */
+  sort: z.enum(["newest", "most_viewed", "featured"]).default("newest"),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(24),
 });

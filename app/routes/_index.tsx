@@ -9,6 +9,7 @@ import { ItemCard } from "~/components/item-card";
 import { getPageUser } from "~/auth/require-user.server";
 import { presentItem } from "~/domain/item-presenter";
 import { listItems } from "~/domain/items.server";
+import { frontDoorModels } from "~/domain/featured.server";
 import { assertPageCursor } from "~/domain/pagination";
 import { listItemsQuerySchema } from "~/domain/schemas";
 import { resetClosedAnnouncements } from "~/lib/announcements-storage";
@@ -21,9 +22,12 @@ export const meta: MetaFunction = () => [
 ];
 
 const PAGE_SIZE = 24;
-/** Most viewed public models on the front door (signed-out visitors). */
+/** Models on the front door (signed-out visitors): featured ones first, then the most viewed. */
 const FEATURED_COUNT = 4;
+/** Explore's default: featured models first, then the newest (issue 35 item 5). */
+const DEFAULT_SORT = "featured";
 const SORTS = [
+  { value: "featured", label: "Featured first" },
   { value: "newest", label: "Newest" },
   { value: "most_viewed", label: "Most viewed" },
 ] as const;
@@ -33,13 +37,13 @@ function readFilters(url: URL) {
   const raw = {
     q: url.searchParams.get("q")?.trim() || undefined,
     category: url.searchParams.get("category") || undefined,
-    sort: url.searchParams.get("sort") || undefined,
+    sort: url.searchParams.get("sort") || DEFAULT_SORT,
     downloadable: url.searchParams.get("downloadable") || undefined,
     cursor: url.searchParams.get("cursor") || undefined,
     limit: PAGE_SIZE,
   };
   const parsed = listItemsQuerySchema.safeParse(raw);
-  return parsed.success ? parsed.data : listItemsQuerySchema.parse({ limit: PAGE_SIZE });
+  return parsed.success ? parsed.data : listItemsQuerySchema.parse({ sort: DEFAULT_SORT, limit: PAGE_SIZE });
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -52,9 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = await listItems({ viewerId: null, query });
   // The front door's models, for visitors without a session (signed-in users see Explore alone).
   const signedIn = !!(await getPageUser(request));
-  const featured = signedIn
-    ? []
-    : (await listItems({ viewerId: null, query: listItemsQuerySchema.parse({ sort: "most_viewed", limit: FEATURED_COUNT }) })).items;
+  const featured = signedIn ? [] : await frontDoorModels(FEATURED_COUNT);
   return json(
     {
       items: page.items.map((item) => presentItem(item, null)),
@@ -104,7 +106,7 @@ export default function Explore() {
 
   const apply = (form: HTMLFormElement) => {
     const formData = new FormData(form);
-    for (const [key, value] of [...formData.entries()]) if (value === "" || (key === "sort" && value === "newest")) formData.delete(key);
+    for (const [key, value] of [...formData.entries()]) if (value === "" || (key === "sort" && value === DEFAULT_SORT)) formData.delete(key);
     submit(formData, { method: "get", action: "/", replace: true, preventScrollReset: true });
   };
 

@@ -48,6 +48,13 @@ export default function AdminModeration() {
   const restore = (item: ModeratedItemDto) =>
     run((api) => api(`/admin/items/${item.id}/restore`, { method: "POST" }), `"${item.name}" is published again.`);
 
+  // Featured models lead Explore and the front door (issue 35 item 5); only a public, ready one can be featured.
+  const setFeatured = (item: ModeratedItemDto, featured: boolean) =>
+    run(
+      (api) => api(`/admin/items/${item.id}/${featured ? "feature" : "unfeature"}`, { method: "POST" }),
+      featured ? `"${item.name}" is featured: Explore and the front page show it first.` : `"${item.name}" is no longer featured.`,
+    );
+
   return (
     <>
       <h1>Moderation</h1>
@@ -72,6 +79,7 @@ export default function AdminModeration() {
                   <th scope="col">Item</th>
                   <th scope="col">Owner</th>
                   <th scope="col">Published</th>
+                  <th scope="col">Featured</th>
                   <th scope="col">Action</th>
                 </tr>
               </thead>
@@ -89,6 +97,15 @@ export default function AdminModeration() {
                       {item.owner.disabled ? <span className="admin-tag is-danger">Disabled</span> : null}
                     </td>
                     <td>{item.unpublished_at ? <span className="admin-tag is-danger">Unpublished: {item.moderation_reason}</span> : "Yes"}</td>
+                    <td>
+                      {item.is_featured ? (
+                        <Button text size="small" label="Unfeature" aria-label={`Unfeature ${item.name}`} onClick={() => void setFeatured(item, false)} disabled={busy} />
+                      ) : item.status === "ready" && !item.unpublished_at ? (
+                        <Button text size="small" label="Feature" aria-label={`Feature ${item.name}`} onClick={() => void setFeatured(item, true)} disabled={busy} />
+                      ) : (
+                        "—"
+                      )}
+                    </td>
                     <td>
                       {item.unpublished_at ? (
                         <Button text size="small" label="Restore" aria-label={`Restore ${item.name}`} onClick={() => void restore(item)} disabled={busy} />

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, registerAndSignIn, test } from "./fixtures";
-import { disconnect, grantAdmin, replaceAnnouncements } from "./site-seed";
+import { createCreator, disconnect, grantAdmin, replaceAnnouncements, uploadModel } from "./site-seed";
 
 // The admin area (issue 9): an admin creates three announcements in the editor, reorders them by
 // keyboard and by dragging, a visitor sees them in that order with their colours and closes the
@@ -229,5 +229,39 @@ test("developer tools show request ids, timings and raw page data; every admin p
   await page.getByRole("button", { name: "Adjust credits" }).click();
   await expect(page.getByTestId("ledger-history").getByRole("row").filter({ hasText: "Goodwill for testing" })).toContainText("+2");
   await expectNoSeriousAxeViolations(page, "/admin/users/{id}");
+  expect(consoleErrors).toEqual([]);
+});
+
+test("an admin features a model: signed-out visitors see it first on the front door and on Explore, marked Featured", async ({ page, consoleErrors }) => {
+  test.setTimeout(120_000);
+  const name = `Showpiece ${Date.now().toString(36)}`;
+  const creator = await createCreator("E2E Curated Creator");
+  const itemId = await uploadModel(creator, { name });
+  const { email } = await registerAndSignIn(page, { name: "E2E Curator" });
+  await grantAdmin(email);
+  await page.goto("/admin/moderation");
+  await settle(page);
+  await page.getByRole("button", { name: `Feature ${name}` }).click();
+  await expect(page.getByText(`"${name}" is featured: Explore and the front page show it first.`)).toBeVisible();
+  await expect(page.getByRole("button", { name: `Unfeature ${name}` })).toBeVisible();
+
+  const visitor = await page.context().browser()!.newPage();
+  // Signed-out pages may come from the shared cache for up to 10 s: look again until then.
+  await expect(async () => {
+    await visitor.goto("/");
+    await expect(visitor.getByTestId("featured-model").first()).toHaveText(name, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(visitor.getByLabel("Sort by")).toHaveValue("featured");
+  const first = visitor.getByTestId("explore-grid").getByTestId("item-card").first();
+  await expect(first).toHaveAttribute("data-item-id", itemId);
+  await expect(first.getByTestId("featured-badge")).toHaveText("Featured");
+  await expect(first.getByRole("heading", { level: 3 })).toHaveText(name);
+  await visitor.close();
+
+  await page.getByRole("button", { name: `Unfeature ${name}` }).click();
+  await expect(page.getByText(`"${name}" is no longer featured.`)).toBeVisible();
+  await page.goto("/admin/audit");
+  await settle(page);
+  await expect(page.getByText("item.feature", { exact: true }).first()).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
 import { startTestServer } from "../setup/test-server";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // The admin area (issue 9): every /v1/admin endpoint and page, through the real built app over HTTP,
 // real emulator accounts and a real database. Admin rights come from our database (SPEC §6).
@@ -39,6 +42,17 @@ async function createItem(owner: TestIdentity, name: string, visibility: "public
   expect(created.status).toBe(200);
   const itemId: string = created.json.data.item_id;
   expect((await api("PATCH", `/item/${itemId}`, { token: owner.idToken, body: { visibility } })).status).toBe(200);
+  return itemId;
+}
+
+const catGlb = readFileSync(path.join(SHARED_DATA, "models/cat.glb"));
+
+/** A public model with its file uploaded through a signed link, so it is ready (only ready models can be featured). */
+async function readyPublicItem(owner: TestIdentity, name: string) {
+  const itemId = await createItem(owner, name);
+  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, { token: owner.idToken });
+  expect((await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(catGlb) })).status).toBe(200);
+  expect((await api("POST", `/item/${itemId}/file/size`, { token: owner.idToken, body: { size: catGlb.length } })).status).toBe(200);
   return itemId;
 }
 
@@ -97,6 +111,8 @@ describe("access", () => {
       ["GET", "/admin/items"],
       ["POST", `/admin/items/${itemId}/unpublish`, { reason: "Sneaky" }],
       ["POST", `/admin/items/${itemId}/restore`],
+      ["POST", `/admin/items/${itemId}/feature`],
+      ["POST", `/admin/items/${itemId}/unfeature`],
       ["GET", "/admin/audit"],
       ["GET", "/admin/contact-messages"],
     ];
@@ -468,5 +484,70 @@ describe("moderation", () => {
     const userHistory = await api("GET", `/admin/audit?target_type=user&target_id=${creatorId}`, { token: admin.idToken });
     expect(userHistory.json.data.every((e: { target_id: string }) => e.target_id === creatorId)).toBe(true);
     expect(userHistory.json.data.map((e: { action: string }) => e.action)).toContain("user.disable");
+  });
+
+  it("featuring puts models first in the featured sort, audit-logged, with the owner told; unfeaturing undoes it", async () => {
+    const word = `feat${Date.now().toString(36)}`;
+    const names = ["one", "two", "three", "four", "five"].map((n) => `${word} ${n}`);
+    const ids: string[] = [];
+    for (const name of names) ids.push(await readyPublicItem(creator, name));
+    const sorted = async (limit: number) => {
+      const pages: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await api("GET", `/items?q=${word}&sort=featured&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+        expect(res.status).toBe(200);
+        pages.push(res.json.data.items.map((i: { name: string }) => i.name.replace(`${word} `, "")));
+        cursor = res.json.data.next_cursor;
+      } while (cursor);
+      return pages;
+    };
+    // Nothing featured: the featured sort is the newest first.
+    expect((await sorted(10)).flat()).toEqual(["five", "four", "three", "two", "one"]);
+
+    const { result, entry } = await expectOneAuditEntry("item.feature", () => api("POST", `/admin/items/${ids[1]}/feature`, { token: admin.idToken }));
+    expect(result.json.data).toMatchObject({ id: ids[1], is_featured: true });
+    expect(entry).toMatchObject({ targetType: "item", targetId: ids[1], before: { featured_at: null } });
+    await expectOneAuditEntry("item.feature", () => api("POST", `/admin/items/${ids[0]}/feature`, { token: admin.idToken }));
+    const notes = (await api("GET", "/notifications", { token: creator.idToken })).json.data.notifications;
+    expect(notes[0]).toMatchObject({ kind: "featured", title: `"${word} one" is featured on Scanroom`, link: `/item/${ids[0]}` });
+
+    // Most recently featured first, then the rest newest first; the same order whatever the page size.
+    const expected = ["one", "two", "five", "four", "three"];
+    expect((await sorted(10)).flat()).toEqual(expected);
+    expect(await sorted(2)).toEqual([["one", "two"], ["five", "four"], ["three"]]);
+    expect(await sorted(1)).toEqual(expected.map((name) => [name]));
+    expect((await sorted(3)).flat()).toEqual(expected);
+    // The other sorts do not change.
+    const newest = await api("GET", `/items?q=${word}`);
+    expect(newest.json.data.items.map((i: { name: string }) => i.name.replace(`${word} `, ""))).toEqual(["five", "four", "three", "two", "one"]);
+    expect(newest.json.data.items.find((i: { id: string }) => i.id === ids[1])).toMatchObject({ is_featured: true });
+
+    const auditBefore = await auditCount();
+    const privateId = await createItem(creator, `${word} private`, "private");
+    const draftLike = await createItem(creator, `${word} not ready`); // public but still uploading
+    const refusals: Array<[string, number, string]> = [
+      [`/admin/items/${ids[0]}/feature`, 409, "This model is already featured."],
+      [`/admin/items/${privateId}/feature`, 409, "Only a public, ready model that is not unpublished can be featured."],
+      [`/admin/items/${draftLike}/feature`, 409, "Only a public, ready model that is not unpublished can be featured."],
+      [`/admin/items/${ids[2]}/unfeature`, 409, "This model is not featured."],
+      [`/admin/items/${randomUUID()}/feature`, 404, "Item not found"],
+    ];
+    for (const [path, status, message] of refusals) {
+      const res = await api("POST", path, { token: admin.idToken });
+      expect(res.status, path).toBe(status);
+      expect(res.json.message, path).toContain(message);
+    }
+    expect(await auditCount()).toBe(auditBefore);
+
+    // A featured model made private drops out of the public lists, and is back when public again.
+    await api("PATCH", `/item/${ids[0]}`, { token: creator.idToken, body: { visibility: "private" } });
+    expect((await sorted(10)).flat()).toEqual(["two", "five", "four", "three"]);
+    await api("PATCH", `/item/${ids[0]}`, { token: creator.idToken, body: { visibility: "public" } });
+
+    for (const id of [ids[0], ids[1]]) {
+      await expectOneAuditEntry("item.unfeature", () => api("POST", `/admin/items/${id}/unfeature`, { token: admin.idToken }));
+    }
+    expect((await sorted(10)).flat()).toEqual(["five", "four", "three", "two", "one"]);
   });
 });
