@@ -5,6 +5,7 @@ import type { ViewerSettings } from "~/domain/viewer-settings";
 import { usePublicEnv } from "~/components/use-public-env";
 import { xorKeyFromString } from "~/lib/xor";
 import type { PartTransform } from "~/viewer/types";
+import type { CameraView } from "~/viewer/camera-view";
 import { ModelViewer, type ModelViewerProps } from "./model-viewer";
 
 /** One model of a scene item (the Builder's scenes); `url` is that part's file URL. */
@@ -22,6 +23,12 @@ export interface ScenePartItem {
  * Opens as the item's viewer settings say (camera, background, autorotate); explicit props win.
  * A scene item (`scene_parts`) shows its parts together, each placed by its transform.
  */
+/** The saved opening view, at the owner's field of view when they chose one (it replaces the view's own). */
+function openingView(settings: { camera?: CameraView | null; fov?: number | null } | undefined): CameraView | null | undefined {
+  if (!settings?.camera || !settings.fov) return settings?.camera;
+  return { ...settings.camera, fov: settings.fov };
+}
+
 export function ItemViewer({
   item,
   background,
@@ -48,7 +55,7 @@ export function ItemViewer({
     mesh_lite_url?: string | null;
     /** Public and unlisted models download without waiting for the sign-in state (no token needed). */
     visibility?: string;
-    settings?: Pick<ViewerSettings, "camera" | "background" | "autorotate">;
+    settings?: Pick<ViewerSettings, "camera" | "background" | "autorotate"> & Partial<Pick<ViewerSettings, "autorotate_speed" | "fov">>;
     /** Set for scene items: the models placed in the scene. */
     scene_parts?: ScenePartItem[] | null;
   };
@@ -105,7 +112,9 @@ export function ItemViewer({
     <ModelViewer
       background={background ?? item.settings?.background ?? undefined}
       autorotate={autorotate ?? item.settings?.autorotate}
-      initialCamera={item.settings?.camera}
+      autorotateSpeed={item.settings?.autorotate_speed}
+      fov={item.settings?.fov ?? undefined}
+      initialCamera={openingView(item.settings)}
       onViewer={onViewer}
       onReady={onReady}
       onError={onError}

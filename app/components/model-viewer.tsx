@@ -40,6 +40,10 @@ export interface ModelViewerProps {
   className?: string;
   /** Slowly orbit the model until the user interacts. */
   autorotate?: boolean;
+  /** Its pace, a multiple of the normal one (the item's viewer settings). */
+  autorotateSpeed?: number;
+  /** Vertical field of view of the automatic framing (the item's viewer settings); a saved view brings its own. */
+  fov?: number;
   /** Opening camera view (the item's viewer settings); applied when a source starts loading. */
   initialCamera?: CameraView | null;
   onReady?: (info: ViewerReadyEvent) => void;
@@ -57,7 +61,19 @@ export interface ModelViewerProps {
 }
 
 
-export function ModelViewer({ source, background, className, autorotate, initialCamera, onReady, onError, onViewer, arModel }: ModelViewerProps) {
+export function ModelViewer({
+  source,
+  background,
+  className,
+  autorotate,
+  autorotateSpeed,
+  fov,
+  initialCamera,
+  onReady,
+  onError,
+  onViewer,
+  arModel,
+}: ModelViewerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<ViewState>(INITIAL_STATE);
@@ -74,13 +90,13 @@ export function ModelViewer({ source, background, className, autorotate, initial
   const onErrorRef = useRef(onError);
   const onViewerRef = useRef(onViewer);
   const arModelRef = useRef(arModel);
-  const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, initialCamera });
+  const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, autorotateSpeed, fov, initialCamera });
   useEffect(() => {
     onReadyRef.current = onReady;
     onErrorRef.current = onError;
     onViewerRef.current = onViewer;
     arModelRef.current = arModel;
-    optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, initialCamera };
+    optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, autorotateSpeed, fov, initialCamera };
     sourceRef.current = source;
   });
 
@@ -105,7 +121,7 @@ export function ModelViewer({ source, background, className, autorotate, initial
     let viewer: Viewer | null = null;
     let detachAddons: (() => void) | void = undefined;
     const xorKey = xorKeyId ? Uint8Array.from(xorKeyId.split(","), Number) : null;
-    const { background: bg, autorotate: rotate, initialCamera: camera } = optionsRef.current;
+    const { background: bg, autorotate: rotate, autorotateSpeed: rotateSpeed, fov: fieldOfView, initialCamera: camera } = optionsRef.current;
     const current = sourceRef.current;
     const sceneParts = sceneKey && isSceneSource(current) ? current.parts : null;
     setState(INITIAL_STATE);
@@ -195,6 +211,8 @@ export function ModelViewer({ source, background, className, autorotate, initial
         container: host,
         background: bg,
         autorotate: rotate,
+        ...(rotateSpeed ? { autorotateSpeed: rotateSpeed } : {}),
+        ...(fieldOfView ? { fov: fieldOfView } : {}),
         initialCamera: camera ?? undefined,
         fullscreenElement: rootRef.current ?? host,
       });

@@ -2,13 +2,20 @@ import { Button } from "primereact/button";
 import { Checkbox } from "primereact/checkbox";
 import { useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { LENGTH_UNITS, type LengthUnit, type ViewerSettings } from "~/domain/viewer-settings";
+import { AUTOROTATE_SPEED, FIELD_OF_VIEW, LENGTH_UNITS, type LengthUnit, type ViewerSettings } from "~/domain/viewer-settings";
+import { VIEWER_FOV } from "~/viewer/camera-fit";
 import { uploadItemThumbnail } from "~/components/item-thumbnail";
 import type { CameraView } from "~/viewer/camera-view";
 import { useToast } from "./toast-provider";
 
 const UNIT_NAMES: Record<LengthUnit, string> = { m: "Metres", cm: "Centimetres", mm: "Millimetres", in: "Inches", ft: "Feet" };
 const DEFAULT_PICKER_COLOUR = "#1e1f22";
+const SPEEDS = [
+  { value: 0.5, label: "Slow" },
+  { value: 1, label: "Normal" },
+  { value: 2, label: "Fast" },
+  { value: AUTOROTATE_SPEED.max, label: "Very fast" },
+] as const;
 
 /**
  * The Viewer tab of the Share / Embed dialog: how the model opens everywhere (page, viewer, embeds) —
@@ -33,6 +40,8 @@ export function ViewerSettingsPanel({
   const toast = useToast();
   const [background, setBackground] = useState<string | null>(settings.background);
   const [autorotate, setAutorotate] = useState(settings.autorotate);
+  const [speed, setSpeed] = useState(settings.autorotate_speed);
+  const [fov, setFov] = useState<number | null>(settings.fov);
   const [units, setUnits] = useState<LengthUnit>(settings.units);
   const [camera, setCamera] = useState<CameraView | null>(settings.camera);
   const [saving, setSaving] = useState(false);
@@ -41,7 +50,7 @@ export function ViewerSettingsPanel({
   const save = async () => {
     setSaving(true);
     try {
-      await api(`/item/${itemId}/settings`, { method: "PATCH", body: { background, autorotate, units, camera } });
+      await api(`/item/${itemId}/settings`, { method: "PATCH", body: { background, autorotate, autorotate_speed: speed, fov, units, camera } });
       toast({ severity: "success", summary: "Saved", detail: "The model opens this way from now on." });
       onSaved();
     } catch (error) {
@@ -53,7 +62,8 @@ export function ViewerSettingsPanel({
 
   const useCurrentView = () => {
     const view = getCurrentView();
-    if (view) setCamera({ position: round(view.position), target: round(view.target) });
+    // With its field of view and the frame's shape, so a narrower screen (a phone held upright) still shows it all.
+    if (view) setCamera({ ...view, position: round(view.position), target: round(view.target) });
     else toast({ severity: "warn", summary: "No view yet", detail: "Wait until the model is shown, then try again." });
   };
 
@@ -101,6 +111,34 @@ export function ViewerSettingsPanel({
         <Checkbox inputId="viewer-autorotate" checked={autorotate} onChange={(e) => setAutorotate(!!e.checked)} />
         <label htmlFor="viewer-autorotate">Rotate slowly until the visitor moves the model</label>
       </div>
+      <div className="embed-option">
+        <label htmlFor="viewer-speed">Rotation speed</label>
+        <select id="viewer-speed" className="p-inputtext" value={speed} disabled={!autorotate} onChange={(e) => setSpeed(Number(e.target.value))}>
+          {SPEEDS.some((s) => s.value === speed) ? null : <option value={speed}>{speed}×</option>}
+          {SPEEDS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="embed-option">
+        <label htmlFor="viewer-fov">Field of view</label>
+        <input
+          id="viewer-fov"
+          type="range"
+          min={FIELD_OF_VIEW.min}
+          max={FIELD_OF_VIEW.max}
+          step={1}
+          value={fov ?? VIEWER_FOV}
+          aria-describedby="viewer-fov-note"
+          onChange={(e) => setFov(Number(e.target.value))}
+        />
+        {fov !== null ? <Button type="button" size="small" text label="Use default" onClick={() => setFov(null)} /> : null}
+      </div>
+      <p id="viewer-fov-note" className="share-note" data-testid="viewer-fov-note">
+        {fov !== null ? `${fov}° (wider shows more around the model)` : `Default: ${camera?.fov ? `the saved view's ${camera.fov}°` : `${VIEWER_FOV}°`}`}
+      </p>
       <div className="embed-option">
         <label htmlFor="viewer-units">Units for measurements</label>
         <select id="viewer-units" className="p-inputtext" value={units} onChange={(e) => setUnits(e.target.value as LengthUnit)}>

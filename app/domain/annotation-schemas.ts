@@ -38,6 +38,11 @@ export const cameraViewSchema = z
     target: vec3Schema,
     /** Vertical field of view in degrees (a scan opens at its capture camera's); absent keeps the viewer's. */
     fov: z.number().finite().min(5, "must be at least 5").max(120, "must be at most 120").optional(),
+    /**
+     * Width ÷ height of the frame the view was composed in (a scan's capture photo, the owner's viewer). A narrower
+     * frame (a phone held upright) widens the view to keep what was seen side to side (app/viewer/camera-fit.ts).
+     */
+    aspect: z.number().finite().min(0.1, "must be at least 0.1").max(10, "must be at most 10").optional(),
   })
   .strict()
   .refine((v) => v.position.some((value, i) => value !== v.target[i]), { message: "position and target must differ" });

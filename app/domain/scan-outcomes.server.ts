@@ -53,7 +53,7 @@ export interface PublishedScan {
   /** The capture photo, the thumbnail until one is rendered from the model. */
   thumbnailKey: string;
   /** The view the scan opens from unless its owner chose one (a capture camera). */
-  openingView: { position: [number, number, number]; target: [number, number, number]; fov: number } | null;
+  openingView: { position: [number, number, number]; target: [number, number, number]; fov: number; aspect?: number } | null;
   /** False when the splat was built from the points without training. */
   trained: boolean;
 }
@@ -68,7 +68,7 @@ export async function recordScanPublished(input: { lease: Lease; job: ClaimedJob
   // The scan opens from a capture camera unless its owner already chose an opening view.
   const settings = migrateViewerSettings(item.settings, item.settingsVersion);
   const opening = published.openingView;
-  const openingSettings = settings.camera === null && opening ? storedViewerSettings({ ...settings, camera: { position: opening.position, target: opening.target, fov: opening.fov } }) : null;
+  const openingSettings = settings.camera === null && opening ? storedViewerSettings({ ...settings, camera: { position: opening.position, target: opening.target, fov: opening.fov, ...(opening.aspect ? { aspect: opening.aspect } : {}) } }) : null;
   const { delivery, mesh, meshLite } = published;
   await endScanSettlingCredit(job, { kind: "consumption", reason: `Scan of item ${job.itemId} finished` }, async (tx) => {
     const { count } = await tx.scanJob.updateMany({

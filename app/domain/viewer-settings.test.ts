@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   applyViewerSettingsPatch,
   DEFAULT_VIEWER_SETTINGS,
+  LEGACY_VIEW_ASPECT,
   migrateViewerSettings,
   storedViewerSettings,
   VIEWER_SETTINGS_VERSION,
@@ -18,8 +19,24 @@ describe("migrateViewerSettings", () => {
   });
 
   it("reads current settings unchanged", () => {
-    const stored = { camera, background: "#102030", autorotate: true, units: "cm", meters_per_unit: 0.01 };
+    const stored = { camera, background: "#102030", autorotate: true, autorotate_speed: 2.5, fov: 60, units: "cm", meters_per_unit: 0.01 };
     expect(migrateViewerSettings(stored, VIEWER_SETTINGS_VERSION)).toEqual({ version: VIEWER_SETTINGS_VERSION, ...stored });
+  });
+
+  it("gives a version-1 scan view (a capture camera's field of view, no frame shape) the landscape shape, and nothing else", () => {
+    const scanView = { ...camera, fov: 52.3 };
+    expect(migrateViewerSettings({ camera: scanView }, 1).camera).toEqual({ ...scanView, aspect: LEGACY_VIEW_ASPECT });
+    expect(migrateViewerSettings({ camera }, 1).camera).toEqual(camera); // an owner's view, saved without a field of view
+    const current = { ...scanView, aspect: 0.5625 };
+    expect(migrateViewerSettings({ camera: current }, VIEWER_SETTINGS_VERSION).camera).toEqual(current);
+  });
+
+  it("refuses an autorotation speed or a field of view out of range", () => {
+    expect(viewerSettingsPatchSchema.safeParse({ autorotate_speed: 0.25, fov: 20 }).success).toBe(true);
+    expect(viewerSettingsPatchSchema.safeParse({ fov: null }).success).toBe(true);
+    for (const bad of [{ autorotate_speed: 0 }, { autorotate_speed: 5 }, { fov: 10 }, { fov: 120 }, { fov: "wide" }]) {
+      expect(viewerSettingsPatchSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
   });
 
   it("upgrades unversioned JSON: {x,y,z} camera vectors become arrays, missing fields take defaults", () => {

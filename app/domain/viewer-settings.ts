@@ -7,7 +7,14 @@ import { cameraViewSchema, type CameraView } from "./annotation-schemas";
  * with (Item.settings + Item.settingsVersion) and migrated on read, so a row written by any release
  * reads in the current shape (the SuperSplat habit, STYLE.md). Pure: no database here.
  */
-export const VIEWER_SETTINGS_VERSION = 1;
+export const VIEWER_SETTINGS_VERSION = 2;
+
+/** The frame shape assumed for opening views saved before views carried theirs (scans' landscape capture photos). */
+export const LEGACY_VIEW_ASPECT = 1.5;
+/** Autorotation speed: a multiple of the viewer's normal pace (one turn in about 30 s). */
+export const AUTOROTATE_SPEED = { min: 0.25, max: 4, default: 1 } as const;
+/** The opening field of view (vertical, degrees) an owner may choose; null keeps the viewer's (45°) or the saved view's. */
+export const FIELD_OF_VIEW = { min: 20, max: 90 } as const;
 
 export const LENGTH_UNITS = ["m", "cm", "mm", "in", "ft"] as const;
 export type LengthUnit = (typeof LENGTH_UNITS)[number];
@@ -24,6 +31,10 @@ export interface ViewerSettings {
   /** CSS hex colour behind the model; null uses the viewer's default. */
   background: string | null;
   autorotate: boolean;
+  /** How fast it turns while autorotating, as a multiple of the normal pace. */
+  autorotate_speed: number;
+  /** Vertical field of view the viewer opens with (degrees); null: the saved view's, else the viewer's default. */
+  fov: number | null;
   /** Units the measuring tool shows lengths in. */
   units: LengthUnit;
   /** Real-world metres per model unit (set from one known length); null when the scale is unknown. */
@@ -35,10 +46,18 @@ export const DEFAULT_VIEWER_SETTINGS: ViewerSettings = {
   camera: null,
   background: null,
   autorotate: false,
+  autorotate_speed: AUTOROTATE_SPEED.default,
+  fov: null,
   units: "m",
   meters_per_unit: null,
 };
 
+const autorotateSpeedSchema = z
+  .number()
+  .finite()
+  .min(AUTOROTATE_SPEED.min, `must be at least ${AUTOROTATE_SPEED.min}`)
+  .max(AUTOROTATE_SPEED.max, `must be at most ${AUTOROTATE_SPEED.max}`);
+const fieldOfViewSchema = z.number().finite().min(FIELD_OF_VIEW.min, `must be at least ${FIELD_OF_VIEW.min}`).max(FIELD_OF_VIEW.max, `must be at most ${FIELD_OF_VIEW.max}`);
 const metersPerUnitSchema = z.number().finite().positive("must be a positive number").max(1e6, "must be at most 1000000");
 
 /** The body of PATCH /v1/item/{id}/settings: any subset of the fields; null resets one to its default. */
@@ -47,6 +66,8 @@ export const viewerSettingsPatchSchema = z
     camera: cameraViewSchema.nullable().optional(),
     background: hexColorSchema.nullable().optional(),
     autorotate: z.boolean().optional(),
+    autorotate_speed: autorotateSpeedSchema.optional(),
+    fov: fieldOfViewSchema.nullable().optional(),
     units: z.enum(LENGTH_UNITS, { errorMap: () => ({ message: `must be one of ${LENGTH_UNITS.join(", ")}` }) }).optional(),
     meters_per_unit: metersPerUnitSchema.nullable().optional(),
   })
@@ -61,10 +82,20 @@ type Stored = Record<string, unknown>;
  * changes, and bump VIEWER_SETTINGS_VERSION.
  * - 0 → 1: JSON without a version, as the first schema documented it (vectors as `{x, y, z}` objects, see the
  *   init migration's Annotation.position) — cameras become `[x, y, z]` arrays, the shape annotations use.
+ * - 1 → 2: views now say the frame shape they were composed in (`camera.aspect`, issue 35 item 6). A saved view with a
+ *   field of view but no shape was a scan's capture camera (the owner's "Use the current view" kept neither): it gets
+ *   LEGACY_VIEW_ASPECT, so a phone held upright widens it instead of cutting the sides off.
  */
 const STEPS: Record<number, (stored: Stored) => Stored> = {
   0: (s) => ({ ...s, camera: vectorsToArrays(s.camera) }),
+  1: (s) => ({ ...s, camera: withLegacyAspect(s.camera) }),
 };
+
+function withLegacyAspect(camera: unknown): unknown {
+  if (!camera || typeof camera !== "object" || Array.isArray(camera)) return camera;
+  const view = camera as Record<string, unknown>;
+  return typeof view.fov === "number" && view.aspect === undefined ? { ...view, aspect: LEGACY_VIEW_ASPECT } : camera;
+}
 
 function vectorsToArrays(camera: unknown): unknown {
   if (!camera || typeof camera !== "object") return camera;
@@ -100,6 +131,8 @@ export function migrateViewerSettings(stored: unknown, version: number | null): 
     camera: field(cameraViewSchema.nullable(), current.camera, d.camera),
     background: field(hexColorSchema.nullable(), current.background, d.background),
     autorotate: field(z.boolean(), current.autorotate, d.autorotate),
+    autorotate_speed: field(autorotateSpeedSchema, current.autorotate_speed, d.autorotate_speed),
+    fov: field(fieldOfViewSchema.nullable(), current.fov, d.fov),
     units: field(z.enum(LENGTH_UNITS), current.units, d.units),
     meters_per_unit: field(metersPerUnitSchema.nullable(), current.meters_per_unit, d.meters_per_unit),
   };
@@ -111,6 +144,8 @@ export function applyViewerSettingsPatch(current: ViewerSettings, patch: ViewerS
   if (patch.camera !== undefined) next.camera = patch.camera;
   if (patch.background !== undefined) next.background = patch.background === null ? null : patch.background.toLowerCase();
   if (patch.autorotate !== undefined) next.autorotate = patch.autorotate;
+  if (patch.autorotate_speed !== undefined) next.autorotate_speed = patch.autorotate_speed;
+  if (patch.fov !== undefined) next.fov = patch.fov;
   if (patch.units !== undefined) next.units = patch.units;
   if (patch.meters_per_unit !== undefined) next.meters_per_unit = patch.meters_per_unit;
   return next;

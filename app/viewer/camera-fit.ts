@@ -21,8 +21,11 @@ const DEG = Math.PI / 180;
 /** The viewer camera's vertical field of view (degrees) unless a saved view brings its own. */
 export const VIEWER_FOV = 45;
 
+/** How much room the automatic framing leaves around a model's bounding sphere. */
+const FRAME_MARGIN = 1.15;
+
 /** Distance at which a sphere of `radius` fills the smaller of the vertical and horizontal field of view. */
-export function fitDistance(radius: number, verticalFovDeg: number, aspect: number, margin = 1.15): number {
+export function fitDistance(radius: number, verticalFovDeg: number, aspect: number, margin = FRAME_MARGIN): number {
   const vHalf = (verticalFovDeg * DEG) / 2;
   const hHalf = Math.atan(Math.tan(vHalf) * Math.max(aspect, 1e-6));
   const half = Math.min(vHalf, hHalf);
@@ -75,6 +78,35 @@ export function viewDirectionFor(kind: "mesh" | "splat" | "mixed"): Vec3 {
   return [...(kind === "mesh" ? MESH_VIEW : SPLAT_VIEW)] as Vec3;
 }
 
+/** The widest vertical field of view a saved view is opened to on a narrow frame before the camera steps back instead. */
+export const MAX_WIDENED_FOV = 70;
+
+/**
+ * A saved view as it should open in a frame of `aspect` (width ÷ height): unchanged when the frame is at least as
+ * wide as the one the view was composed in (`view.aspect`; unknown = unchanged). On a narrower frame (a phone held
+ * upright showing a view saved on a desktop, or a scan's landscape capture camera) it keeps what was seen from side
+ * to side at the target — but no more than the subject's own width when `subjectRadius` is known (its bounding
+ * sphere with the framing margin), so a desktop view's empty margins do not shrink the subject on a phone: first by
+ * widening the vertical field of view up to MAX_WIDENED_FOV, then by stepping back along the line of sight.
+ * `fallbackFov` is the camera's own when the view has none.
+ */
+export function viewForAspect(view: CameraView, aspect: number, fallbackFov = VIEWER_FOV, subjectRadius?: number): CameraView {
+  const composedFov = view.fov ?? fallbackFov;
+  if (!view.aspect || !(aspect > 0) || aspect >= view.aspect) return view;
+  const distance = Math.hypot(...view.position.map((v, i) => v - view.target[i]));
+  if (!(distance > 0)) return view;
+  const composedHalf = (composedFov * DEG) / 2;
+  // Half the width seen at the target's distance: tan(horizontal half-angle) = tan(vertical half-angle) × aspect.
+  const seen = distance * Math.tan(composedHalf) * view.aspect;
+  const keep = subjectRadius && subjectRadius > 0 ? Math.min(seen, subjectRadius * FRAME_MARGIN) : seen;
+  const neededTan = keep / distance / aspect; // tan(vertical half-angle) that shows `keep` at the same distance
+  if (neededTan <= Math.tan(composedHalf)) return view; // the narrower frame still shows all of it
+  const half = Math.min(Math.atan(neededTan), Math.max(composedHalf, (MAX_WIDENED_FOV * DEG) / 2));
+  const stepBack = neededTan / Math.tan(half);
+  const position = view.position.map((v, i) => view.target[i] + (v - view.target[i]) * stepBack) as Vec3;
+  return { position, target: [...view.target] as Vec3, fov: (2 * half) / DEG, aspect };
+}
+
 export interface OpeningCamera {
   position: Vec3;
   target: Vec3;
@@ -99,11 +131,12 @@ export function openingCamera(input: {
   const fit = fitCamera(boundsCenter(input.bounds), boundsRadius(input.bounds), VIEWER_FOV, input.aspect, viewDirectionFor(input.kind));
   const { near, far } = fit;
   if (!input.saved) return { position: fit.position, target: fit.target, fov: VIEWER_FOV, near, far };
-  const target = [...input.saved.target] as Vec3;
-  const offset = input.saved.position.map((v, i) => v - target[i]) as Vec3;
+  const saved = viewForAspect(input.saved, input.aspect, VIEWER_FOV, boundsRadius(input.bounds));
+  const target = [...saved.target] as Vec3;
+  const offset = saved.position.map((v, i) => v - target[i]) as Vec3;
   const distance = Math.hypot(...offset);
   const clamped = Math.min(fit.maxDistance, Math.max(fit.minDistance, distance));
   const scale = distance > 0 ? clamped / distance : 1;
   const position = offset.map((v, i) => target[i] + v * scale) as Vec3;
-  return { position, target, fov: input.saved.fov ?? VIEWER_FOV, near, far };
+  return { position, target, fov: saved.fov ?? VIEWER_FOV, near, far };
 }

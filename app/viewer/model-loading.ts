@@ -6,6 +6,7 @@
  */
 import { detectFileFormat, type ModelFormat } from "../formats/model-format";
 import { viewDirectionFor } from "./camera-fit";
+import { boundsRadius } from "./bounds";
 import { applyCameraView } from "./camera-view";
 import type { ModelDownload } from "./download";
 import { takeEarlyDecode, type EarlyDecoded } from "./early-decode";
@@ -103,7 +104,7 @@ export function createModelLoading(ctx: ViewerContext): ModelLoading {
   function frameModel(shown: LoadedModel): void {
     frameCamera(camera, controls, shown.bounds, viewDirection ?? viewDirectionFor(shown.kind));
     if (initialCamera) {
-      applyCameraView(camera, controls, initialCamera);
+      applyCameraView(camera, controls, initialCamera, boundsRadius(shown.bounds));
       controls.saveState(); // "reset view" returns here
     }
     ctx.requestRender();

@@ -14,6 +14,10 @@ export interface ViewerOptions {
   background?: string;
   /** Slowly orbit the model until the user interacts. Default false. */
   autorotate?: boolean;
+  /** How fast it orbits while autorotating: a multiple of the normal pace (one turn in about 40 s). Default 1. */
+  autorotateSpeed?: number;
+  /** Vertical field of view (degrees) the automatic framing uses; a saved opening view brings its own. Default 45. */
+  fov?: number;
   /** Upper bound for the device pixel ratio used for rendering. Default: 2 on desktops, 1.5 on phones (device-profile.ts). */
   maxPixelRatio?: number;
   /**

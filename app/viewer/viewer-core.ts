@@ -52,6 +52,8 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
     container,
     background = DEFAULT_BACKGROUND,
     autorotate = false,
+    autorotateSpeed = 1,
+    fov = VIEWER_FOV,
     maxPixelRatio = device.maxPixelRatio,
     splatBudget = device.splatBudget,
     fullscreenElement = container,
@@ -60,7 +62,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
     viewDirection,
     initialCamera,
   } = options;
-  const settings: ViewerSettings = { container, background, autorotate, maxPixelRatio, splatBudget, fullscreenElement, decoderPath, splatTimeoutMs, viewDirection, initialCamera };
+  const settings: ViewerSettings = { container, background, autorotate, autorotateSpeed, fov, maxPixelRatio, splatBudget, fullscreenElement, decoderPath, splatTimeoutMs, viewDirection, initialCamera };
 
   const events = new Emitter<ViewerEvents>();
   const canvas = document.createElement("canvas");
@@ -74,7 +76,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
 
   const scene = new Scene();
   scene.background = new Color(background);
-  const camera = new PerspectiveCamera(VIEWER_FOV, 1, 0.01, 1000);
+  const camera = new PerspectiveCamera(fov, 1, 0.01, 1000);
   camera.position.set(0, 0, 3);
   scene.add(camera);
   const controls = new OrbitControls(camera, canvas);
@@ -82,7 +84,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
   controls.dampingFactor = 0.08;
   controls.screenSpacePanning = true;
   controls.autoRotate = autorotate;
-  controls.autoRotateSpeed = 1.5;
+  controls.autoRotateSpeed = 1.5 * autorotateSpeed;
   const stopAutorotate = () => {
     controls.autoRotate = false;
   };

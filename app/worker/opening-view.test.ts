@@ -47,6 +47,8 @@ describe("openingView", () => {
     expect(view.target[2]).toBeCloseTo(-subject[2], 4);
     // Vertical field of view of a 750 px tall image with fy = 800: 2·atan(375/800) = 50.2°.
     expect(view.fov).toBeCloseTo((2 * Math.atan(375 / 800) * 180) / Math.PI, 1);
+    // The capture photo's shape travels with it, so a portrait phone widens the view to what the photo showed.
+    expect(view.aspect).toBeCloseTo(1000 / 750, 3);
   });
 
   it("opens a one-sided capture from its most central camera", () => {

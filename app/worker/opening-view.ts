@@ -15,6 +15,8 @@ export interface OpeningView {
   target: [number, number, number];
   /** Vertical field of view, degrees. */
   fov: number;
+  /** Width ÷ height of the capture photo: a narrower screen widens the view to keep what the photo showed. */
+  aspect: number;
   /** The capture frame the view comes from. */
   frame: string;
 }
@@ -44,7 +46,7 @@ export function largestGapAroundSubject(centres: Vec3[], subject: Vec3): number 
 
 export function openingView(input: {
   images: Array<Pick<ColmapImage, "q" | "t" | "name" | "cameraId">>;
-  cameras: Array<Pick<ColmapCamera, "id" | "height" | "params" | "model">>;
+  cameras: Array<Pick<ColmapCamera, "id" | "width" | "height" | "params" | "model">>;
   /** The subject's centre in the model frame (the region of interest, or the points' median). */
   subject: Vec3;
 }): OpeningView | null {
@@ -79,6 +81,7 @@ export function openingView(input: {
     position: flip(centre).map(round) as Vec3,
     target: flip(target).map(round) as Vec3,
     fov: Math.round(Math.min(120, Math.max(5, fov)) * 100) / 100,
+    aspect: camera && camera.width > 0 && camera.height > 0 ? Math.round((camera.width / camera.height) * 1000) / 1000 : 1.5,
     frame: image.name,
   };
 }

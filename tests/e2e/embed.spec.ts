@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { PNG } from "pngjs";
 import sharp from "sharp";
 import { createIdentity } from "../setup/firebase-users";
+import { viewForAspect } from "~/viewer/camera-fit";
 import { expect, shareOfNonBackgroundPixels, test } from "./fixtures";
 import { BASE_URL, createCreator, disconnect, setUserPlan, uploadModel, type Creator } from "./site-seed";
 
@@ -22,6 +23,8 @@ interface EmbedEvent {
   message?: string;
   position?: Vec3;
   target?: Vec3;
+  fov?: number;
+  aspect?: number;
   x?: number;
   y?: number;
   index?: number;
@@ -35,12 +38,14 @@ interface EmbedEvent {
  */
 async function startHost() {
   const server = createServer((req, res) => {
-    const src = new URL(req.url ?? "/", "http://host").searchParams.get("src") ?? "";
+    const query = new URL(req.url ?? "/", "http://host").searchParams;
+    const src = query.get("src") ?? "";
+    const [width, height] = [Number(query.get("w")) || 640, Number(query.get("h")) || 480];
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A blog post</title></head>
 <body style="margin:0">
-<iframe id="model" title="3D model" src="${src.replace(/"/g, "&quot;")}" width="640" height="480" style="border:0;display:block" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>
+<iframe id="model" title="3D model" src="${src.replace(/"/g, "&quot;")}" width="${width}" height="${height}" style="border:0;display:block" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>
 <script>
   window.__events = [];
   const frame = document.getElementById("model");
@@ -54,7 +59,8 @@ async function startHost() {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    pageFor: (itemId: string, query = "") => `${origin}/?src=${encodeURIComponent(`${BASE_URL}/embed/${itemId}${query}`)}`,
+    pageFor: (itemId: string, query = "", frame = { width: 640, height: 480 }) =>
+      `${origin}/?w=${frame.width}&h=${frame.height}&src=${encodeURIComponent(`${BASE_URL}/embed/${itemId}${query}`)}`,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
@@ -272,5 +278,67 @@ test("the owner shares and embeds from the model page: links, embed code, regist
   // A picture of the model, not an empty canvas: its pixels vary.
   const { channels } = await sharp(Buffer.from(await thumbnail.arrayBuffer())).stats();
   expect(Math.max(...channels.map((c) => c.stdev))).toBeGreaterThan(5);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("viewer settings: the owner's field of view and rotation speed reach embeds; a phone-shaped frame widens the saved view", async ({ page, consoleErrors }) => {
+  test.setTimeout(180_000);
+  const identity = await createIdentity({ name: "Settings Owner" });
+  const me = await (await fetch(`${BASE_URL}/v1/user`, { headers: { Authorization: `Bearer ${identity.idToken}` } })).json();
+  const itemId = await uploadModel({ token: identity.idToken, userId: me.data.user.id, name: "Settings Owner" }, { name: "Wide facade", visibility: "unlisted" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/auth?redirect=${encodeURIComponent(`/item/${itemId}`)}`);
+  await page.locator("#signin-email").fill(identity.email);
+  await page.locator("#signin-password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(`**/item/${itemId}`);
+  await expect(page.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+
+  await page.getByRole("button", { name: "Share / Embed" }).click();
+  const dialog = page.getByRole("dialog", { name: "Share / Embed" });
+  await dialog.getByRole("tab", { name: "Viewer" }).click();
+  await expect(dialog.getByTestId("viewer-fov-note")).toHaveText("Default: 45°");
+  await expect(dialog.getByLabel("Rotation speed")).toBeDisabled(); // until it rotates at all
+  await dialog.getByText("Rotate slowly until the visitor moves the model").click();
+  await dialog.getByLabel("Rotation speed").selectOption({ label: "Fast" });
+  await dialog.getByLabel("Field of view").fill("60");
+  await expect(dialog.getByTestId("viewer-fov-note")).toHaveText("60° (wider shows more around the model)");
+  await dialog.getByRole("button", { name: "Use the current view" }).click();
+  await dialog.getByRole("button", { name: "Save viewer settings" }).click();
+  await expect(page.getByText("The model opens this way from now on.")).toBeVisible();
+  const saved = (await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings;
+  expect(saved).toMatchObject({ autorotate: true, autorotate_speed: 2, fov: 60 });
+  // The view remembers the shape of the frame it was composed in: the model page's wide viewer.
+  expect(saved.camera.aspect).toBeGreaterThan(1.2);
+
+  // A close-up of the model (the saved view, three times nearer: narrower than the model itself), embedded in a
+  // phone-shaped frame (360 × 640) and a 4:3 one, opens widened to keep what was seen side to side, at the owner's
+  // field of view: as viewForAspect says, not cut.
+  const closeUp = {
+    ...saved.camera,
+    position: saved.camera.position.map((p: number, i: number) => saved.camera.target[i] + (p - saved.camera.target[i]) * 0.3),
+  };
+  const patched = await fetch(`${BASE_URL}/v1/item/${itemId}/settings`, {
+    method: "PATCH",
+    headers: { Authorization: `Bearer ${identity.idToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ camera: closeUp }),
+  });
+  expect(patched.status).toBe(200);
+  const openedIn = async (frame: { width: number; height: number }) => {
+    await page.goto(host.pageFor(itemId, "", frame));
+    await waitForEvent(page, (e) => e.type === "ready", "ready");
+    await send(page, { type: "getCamera", requestId: "opening" });
+    return waitForEvent(page, (e) => e.type === "camera" && e.requestId === "opening", "opening camera");
+  };
+  const composed = { ...closeUp, fov: 60 };
+  const distance = (v: { position?: Vec3; target?: Vec3 }) => Math.hypot(...v.position!.map((p, i) => p - v.target![i]));
+  for (const frame of [{ width: 360, height: 640 }, { width: 640, height: 480 }]) {
+    const opened = await openedIn(frame);
+    const expected = viewForAspect(composed, frame.width / frame.height);
+    process.stdout.write(`frame ${frame.width}×${frame.height}: fov ${opened.fov} (expected ${expected.fov!.toFixed(2)}), distance ${distance(opened).toFixed(3)} (saved ${distance(composed).toFixed(3)})\n`);
+    expect(opened.fov!).toBeCloseTo(expected.fov!, 1);
+    expect(distance(opened) / distance(expected)).toBeCloseTo(1, 2);
+    expectClose(opened.target, composed.target);
+  }
   expect(consoleErrors).toEqual([]);
 });

@@ -248,7 +248,7 @@ describe("viewer settings", () => {
       api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background: "#102030", autorotate: true } }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    const expected = { version: 1, camera, background: "#102030", autorotate: true, units: "cm", meters_per_unit: null };
+    const expected = { version: 2, camera, background: "#102030", autorotate: true, autorotate_speed: 1, fov: null, units: "cm", meters_per_unit: null };
     expect((await api("GET", `/item/${ids.public}`)).json.data.settings).toEqual(expected);
     const reset = await api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background: null, meters_per_unit: 0.01 } });
     expect(reset.json.data).toEqual({ ...expected, background: null, meters_per_unit: 0.01 });
@@ -261,17 +261,19 @@ describe("viewer settings", () => {
     });
     const viewer = await api("GET", `/item/${ids.unlisted}/viewer`);
     expect(viewer.json.data.settings).toEqual({
-      version: 1,
+      version: 2,
       camera: { position: [3, 2, 1], target: [0, 0, 0] },
       background: null,
       autorotate: true,
+      autorotate_speed: 1,
+      fov: null,
       units: "m",
       meters_per_unit: null,
     });
     // A patch writes the current version.
     await api("PATCH", `/item/${ids.unlisted}/settings`, { token: alice.idToken, body: { units: "ft" } });
     const row = await (await db()).item.findUniqueOrThrow({ where: { id: ids.unlisted } });
-    expect(row.settingsVersion).toBe(1);
+    expect(row.settingsVersion).toBe(2);
     expect(row.settings).toMatchObject({ camera: { position: [3, 2, 1] }, units: "ft" });
   });
 });
