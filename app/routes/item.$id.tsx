@@ -11,6 +11,7 @@ import { LicenseNote } from "~/components/license-note";
 import { ModelVariantSwitch, type ModelVariant } from "~/components/model-variant-switch";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { ScanPanel } from "~/components/scan-panel";
+import { ShareButtons } from "~/components/share-buttons";
 import { ShareEmbedDialog } from "~/components/share-embed-dialog";
 import { hasSomethingToView } from "~/domain/item-presenter";
 import { useToast } from "~/components/toast-provider";
@@ -218,6 +219,7 @@ export default function ItemPage() {
               <h2 id="share-heading">Share</h2>
               <CopyField label="Share link" value={shareUrl(env.shareOrigin, item.id)} testId="share-link" />
               <CopyField label="Embed code" value={embedCode(env.shareOrigin, item)} multiline testId="embed-code" />
+              <ShareButtons url={shareUrl(env.shareOrigin, item.id)} title={item.name} />
             </section>
           ) : (
             <section className="item-panel" aria-labelledby="share-heading">

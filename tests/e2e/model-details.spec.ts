@@ -1,10 +1,18 @@
 // Issue 35 items 3 and 4 as a creator and a visitor meet them: the upload dialog asks for a title, description,
 // category, tags and a licence (and takes changes made while the file is still uploading); the model page shows
 // them; a visitor finds the model by its tag, with "Downloadable only", and sees its licence beside the download.
+// Issue 35 item 2 (in part): a visitor shares a model on X, Facebook, Reddit or by e-mail, or scans its QR code.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import jsQR from "jsqr";
+import { PNG } from "pngjs";
 import { SHARED_DATA } from "../setup/shared-data";
 import { expect, registerAndSignIn, test } from "./fixtures";
+import { BASE_URL, createCreator, disconnect, uploadModel } from "./site-seed";
+
+test.afterAll(async () => {
+  await disconnect();
+});
 
 const RUN = randomBytes(3).toString("hex");
 
@@ -100,5 +108,32 @@ test("a creator describes a model while it uploads; a visitor finds it by tag an
   }).toPass({ timeout: 30_000 });
   await expect(visitor.getByTestId("download-license")).toContainText("Licence: CC0 1.0 (public domain) — Anyone may use it for anything, without credit.");
   await visitor.close();
+  expect(consoleErrors).toEqual([]);
+});
+
+test("a visitor shares a model: X, Facebook, Reddit and e-mail get its link and title, and its QR code opens it", async ({ page, consoleErrors }) => {
+  const creator = await createCreator("E2E Sharer");
+  const name = `Carved tree ${RUN}`;
+  const itemId = await uploadModel(creator, { name, visibility: "public" });
+  const link = `${BASE_URL}/item/${itemId}`;
+  await page.goto(`/item/${itemId}`);
+  await expect(page.getByTestId("boot-spinner")).toHaveCount(0);
+  const share = page.getByTestId("share-buttons");
+  const href = async (id: string) => new URL((await share.locator(`[data-share="${id}"]`).getAttribute("href"))!);
+  expect((await href("x")).searchParams.get("url")).toBe(link);
+  expect((await href("x")).searchParams.get("text")).toBe(name);
+  expect((await href("facebook")).searchParams.get("u")).toBe(link);
+  expect((await href("reddit")).searchParams.get("title")).toBe(name);
+  expect(decodeURIComponent((await share.locator('[data-share="email"]').getAttribute("href"))!)).toBe(`mailto:?subject=${name}&body=${name}\n${link}`);
+  await expect(share.locator('[data-share="x"]')).toHaveAttribute("target", "_blank");
+  await expect(share.locator('[data-share="x"]')).toHaveAttribute("rel", "noopener noreferrer");
+
+  await share.getByRole("button", { name: "QR code" }).click();
+  const qr = share.getByTestId("share-qr");
+  await expect(qr).toHaveJSProperty("complete", true);
+  const png = PNG.sync.read(await qr.screenshot());
+  const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+  process.stdout.write(`QR code ${png.width}×${png.height} px reads: ${decoded?.data}\n`);
+  expect(decoded?.data).toBe(link);
   expect(consoleErrors).toEqual([]);
 });
