@@ -41,6 +41,15 @@ describe("parseEnv", () => {
     expect(env.FIREBASE_AUTH_EMULATOR_HOST).toBeUndefined();
   });
 
+  it("offers Google sign-in by default where a real Firebase project is configured, not under the emulator; the variable decides when set", () => {
+    expect(parseEnv({}).FIREBASE_GOOGLE_SIGN_IN).toBe(false);
+    expect(parseEnv({ FIREBASE_GOOGLE_SIGN_IN: "true" }).FIREBASE_GOOGLE_SIGN_IN).toBe(true);
+    expect(parseEnv(production).FIREBASE_GOOGLE_SIGN_IN).toBe(true);
+    expect(parseEnv({ ...production, FIREBASE_GOOGLE_SIGN_IN: "false" }).FIREBASE_GOOGLE_SIGN_IN).toBe(false);
+    expect(parseEnv({ ...production, FIREBASE_GOOGLE_SIGN_IN: "" }).FIREBASE_GOOGLE_SIGN_IN).toBe(true);
+    expect(() => parseEnv({ FIREBASE_GOOGLE_SIGN_IN: "yes" })).toThrow(/FIREBASE_GOOGLE_SIGN_IN/);
+  });
+
   it("names every missing production variable", () => {
     const problems = problemsOf({ SCANROOM_PROFILE: "production" });
     for (const name of ["DATABASE_URL", "SESSION_SECRET", "STORAGE_SIGNING_SECRET", "FIREBASE_PROJECT_ID", "MODEL_XOR_KEY", "SHOPIFY_API_SECRET"]) {

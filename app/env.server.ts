@@ -77,7 +77,11 @@ const baseSchema = z.object({
   FIREBASE_API_KEY: optionalString,
   FIREBASE_AUTH_DOMAIN: optionalString,
   FIREBASE_AUTH_EMULATOR_HOST: optionalString,
-  FIREBASE_GOOGLE_SIGN_IN: bool,
+  /** "Continue with Google" on the sign-in page; unset: on wherever a real Firebase project is configured (not the emulator). */
+  FIREBASE_GOOGLE_SIGN_IN: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1")),
   MODEL_XOR_KEY: optionalString,
   MAX_MODEL_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
   MAX_JSON_BYTES: z.coerce.number().int().positive().default(64 * 1024),
@@ -176,10 +180,11 @@ function productionProblems(raw: Raw): string[] {
   return problems;
 }
 
-export type Env = Omit<Raw, keyof typeof LOCAL_DEFAULTS> & {
+export type Env = Omit<Raw, keyof typeof LOCAL_DEFAULTS | "FIREBASE_GOOGLE_SIGN_IN"> & {
   [K in keyof typeof LOCAL_DEFAULTS]: string;
 } & {
   FIREBASE_AUTH_EMULATOR_HOST?: string;
+  FIREBASE_GOOGLE_SIGN_IN: boolean;
   isProduction: boolean;
   legacyHosts: string[];
   /** Hosts besides APP_URL's that links may be built on (app/lib/link-origin.server.ts); one without a port stands for any port. */
@@ -214,6 +219,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       if (!filled[key]) filled[key] = value;
     }
   }
+  // Google sign-in is on by default where it can work: a real Firebase project (issue 35 item 7), not the emulator.
+  filled.FIREBASE_GOOGLE_SIGN_IN = raw.FIREBASE_GOOGLE_SIGN_IN ?? (Boolean(filled.FIREBASE_API_KEY) && !filled.FIREBASE_AUTH_EMULATOR_HOST);
   const legacyHosts = commaList(raw.LEGACY_HOSTS.toLowerCase());
   return { ...(filled as Env), isProduction, legacyHosts, linkHosts: linkHostsOf({ legacyHosts, port: raw.PORT, isProduction }) };
 }
