@@ -6,6 +6,16 @@ export async function authModule() {
   return { firebaseAuth, fb };
 }
 
+/**
+ * Local mode: the link the Auth emulator recorded for the address instead of emailing it (null if none) — to verify
+ * a new account, reset a password, or confirm a change of e-mail address (sent to the new address).
+ */
+export async function localLinkFor(email: string, purpose: "verify" | "reset" | "change"): Promise<string | null> {
+  const response = await fetch(`/auth/local-verification-link?purpose=${purpose}&email=${encodeURIComponent(email)}`);
+  const body = await response.json().catch(() => null);
+  return typeof body?.data?.link === "string" ? body.data.link : null;
+}
+
 /** A Firebase Auth error in the words the site's forms show. */
 export function describeAuthError(error: unknown): string {
   const code = (error as { code?: string })?.code ?? "";
@@ -21,6 +31,7 @@ export function describeAuthError(error: unknown): string {
     "auth/expired-action-code": "This link has expired. Ask for a new one.",
     "auth/invalid-action-code": "This link is not valid any more (it may have been used already). Ask for a new one.",
     "auth/requires-recent-login": "For your safety, sign out and in again, then retry.",
+    "auth/operation-not-allowed": "This change is not allowed for this account.",
   };
   return messages[code] ?? (error instanceof Error ? error.message : "Sign-in failed.");
 }

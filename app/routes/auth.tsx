@@ -7,19 +7,13 @@ import { Password } from "primereact/password";
 import { TabPanel, TabView } from "primereact/tabview";
 import { useEffect, useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { authModule, describeAuthError } from "~/auth/firebase-actions";
+import { authModule, describeAuthError, localLinkFor } from "~/auth/firebase-actions";
 import { passwordProblem } from "~/auth/password-rule";
 import { NewPasswordField } from "~/components/new-password-field";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in — Scanroom" }];
 
-/** Local mode: the link the Auth emulator recorded for the address instead of emailing it (null if none). */
-async function localLinkFor(email: string, purpose: "verify" | "reset"): Promise<string | null> {
-  const response = await fetch(`/auth/local-verification-link?purpose=${purpose}&email=${encodeURIComponent(email)}`);
-  const body = await response.json().catch(() => null);
-  return typeof body?.data?.link === "string" ? body.data.link : null;
-}
 
 /** The page Firebase's password-reset link opens: checks the code, then sets the new password. */
 function ResetPasswordForm({ code }: { code: string }) {

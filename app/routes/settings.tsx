@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { requirePageUser } from "~/auth/require-user.server";
 import { BillingPanel } from "~/components/billing-panel";
+import { ChangeEmailPanel } from "~/components/change-email-panel";
 import { ChangePasswordPanel } from "~/components/change-password-panel";
 import { LedgerHistory } from "~/components/ledger-history";
 import { QuotaSummary } from "~/components/quota-summary";
@@ -177,6 +178,7 @@ export default function Settings() {
             </p>
           ) : null}
         </section>
+        <ChangeEmailPanel email={user.email} />
         <ChangePasswordPanel email={user.email} displayName={user.display_name} />
         <QuotaSummary />
         <BillingPanel billing={billing} failure={billingFailure} />

@@ -135,3 +135,52 @@ test("settings: a creator changes the password with the current one, under the s
   expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   consoleErrors.splice(0, consoleErrors.length);
 });
+
+test("settings: a creator changes the e-mail address with the password; it changes once the link sent to the new address is opened, and the account signs in with it", async ({
+  page,
+  consoleErrors,
+}) => {
+  const { email } = await registerAndSignIn(page, { name: "Moving" });
+  const newEmail = `moved-${Date.now()}@example.com`;
+  await page.goto("/settings");
+  await expect(page.getByTestId("boot-spinner")).toHaveCount(0);
+  const panel = page.getByRole("form", { name: "Change email address" });
+  await panel.getByLabel("New email address").fill(email.toUpperCase());
+  await panel.locator("#email-password").fill("a-strong-password-123");
+  await panel.getByRole("button", { name: "Send confirmation link" }).click();
+  await expect(panel.locator(".p-inline-message-error")).toHaveText("This is the address you have now.");
+
+  await panel.getByLabel("New email address").fill(newEmail);
+  await panel.locator("#email-password").fill("not-my-password-000");
+  await panel.getByRole("button", { name: "Send confirmation link" }).click();
+  await expect(panel.locator(".p-inline-message-error")).toHaveText("Your password is not right.");
+
+  await panel.locator("#email-password").fill("a-strong-password-123");
+  await panel.getByRole("button", { name: "Send confirmation link" }).click();
+  await expect(panel.locator(".p-inline-message-success")).toHaveText(
+    `We sent a link to ${newEmail}. Your address changes when you open it; until then, sign in with ${email}.`,
+  );
+  const href = await panel.getByTestId("local-email-change").getByRole("link").getAttribute("href");
+  // Nothing changes before the link is opened.
+  await page.reload();
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+  expect((await page.request.get(href!)).ok()).toBe(true);
+
+  // The old session belongs to the old address: sign in again, with the new one.
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByText("Logout success.")).toBeVisible();
+  await page.goto("/auth?redirect=%2Fsettings");
+  await page.locator("#signin-email").fill(email);
+  await page.locator("#signin-password").fill("a-strong-password-123");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByText("The email or password is not right.")).toBeVisible();
+  await page.locator("#signin-email").fill(newEmail);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL("**/settings");
+  // Our copy of the address followed (the settings page reads it from our database).
+  await expect(page.getByText(newEmail, { exact: true })).toBeVisible();
+  await expect(page.getByTestId("email-verification")).toHaveText("Verified");
+  // The browser logs the Auth service's refusals (HTTP 400: the wrong password, the old address); nothing else.
+  expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  consoleErrors.splice(0, consoleErrors.length);
+});
