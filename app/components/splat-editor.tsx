@@ -9,6 +9,7 @@ import { formatCount, formatDateTime } from "~/lib/format";
 import { formatBytes } from "~/lib/upload-rules";
 import { createViewer, getCameraView, LoadCancelledError, setCameraView, type Viewer } from "~/viewer";
 import { centresToClip, createCropBoxOutline } from "./splat-editor-scene";
+import { cropHandles, dragCropFace, type CropHandle } from "~/editor/crop-handles";
 import { useToast } from "./toast-provider";
 
 /**
@@ -27,6 +28,10 @@ interface Loaded {
   selected: Uint8Array;
   /** The crop box as loaded (the kept splats' bounds). */
   bounds: CropBox;
+}
+
+function sameHandles(a: CropHandle[], b: CropHandle[]): boolean {
+  return a.length === b.length && a.every((h, i) => h.end === b[i].end && h.axis === b[i].axis && Math.abs(h.x - b[i].x) < 0.5 && Math.abs(h.y - b[i].y) < 0.5);
 }
 
 export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: string; onClose: () => void; onChanged: () => void }) {
@@ -48,6 +53,8 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
   const [stroke, setStroke] = useState<ScreenPoint[]>([]);
   const [pointer, setPointer] = useState<ScreenPoint | null>(null);
   const screen = useRef<Float32Array | null>(null);
+  const [handles, setHandles] = useState<CropHandle[]>([]);
+  const dragging = useRef<{ handle: CropHandle; from: ScreenPoint; start: CropBox } | null>(null);
   const painting = useRef(false);
   const rerender = () => setRevision((n) => n + 1);
 
@@ -108,6 +115,41 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     outline.current?.show(box);
     return v.on("ready", () => outline.current?.show(box));
   }, [box, status]);
+
+  // The crop box's drag handles follow the camera: placed again after every frame drawn.
+  useEffect(() => {
+    const v = viewer.current;
+    if (!v || status !== "ready" || !box || tool !== "orbit") {
+      setHandles([]);
+      return;
+    }
+    const place = () => {
+      const matrix = centresToClip(v.stage);
+      const next = matrix ? cropHandles(box, matrix, v.canvas.clientWidth, v.canvas.clientHeight) : [];
+      // Every frame draws, but the handles only move with the camera: re-render only then.
+      setHandles((current) => (sameHandles(current, next) ? current : next));
+    };
+    place();
+    return v.on("render", place);
+  }, [box, status, tool]);
+
+  const startDrag = (handle: CropHandle) => (event: ReactPointerEvent<SVGCircleElement>) => {
+    if (!box) return;
+    event.stopPropagation();
+    event.currentTarget.setPointerCapture(event.pointerId);
+    dragging.current = { handle, from: { x: event.clientX, y: event.clientY }, start: { min: [...box.min], max: [...box.max] } };
+  };
+  const moveDrag = (event: ReactPointerEvent<SVGCircleElement>) => {
+    const v = viewer.current;
+    const drag = dragging.current;
+    if (!v || !drag) return;
+    const matrix = centresToClip(v.stage);
+    if (!matrix) return;
+    setBox(dragCropFace(drag.start, drag.handle, drag.from, { x: event.clientX, y: event.clientY }, matrix, v.canvas.clientWidth, v.canvas.clientHeight));
+  };
+  const endDrag = () => {
+    dragging.current = null;
+  };
 
   const state = loaded.current;
   const selectedCount = state ? state.selected.reduce((sum, flag, i) => sum + (flag && !state.history.deleted[i] ? 1 : 0), 0) : 0;
@@ -255,6 +297,20 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
           <svg width="100%" height="100%" aria-hidden="true">
             {tool === "lasso" && stroke.length > 1 ? <polygon points={stroke.map((p) => `${p.x},${p.y}`).join(" ")} className="splat-editor-lasso" /> : null}
             {tool === "brush" && pointer ? <circle cx={pointer.x} cy={pointer.y} r={brushRadius} className="splat-editor-brush" /> : null}
+            {handles.map((handle) => (
+              <circle
+                key={`${handle.end}-${handle.axis}`}
+                cx={handle.x}
+                cy={handle.y}
+                r={8}
+                className="splat-editor-handle"
+                data-handle={`${AXES[handle.axis]}-${handle.end}`}
+                onPointerDown={startDrag(handle)}
+                onPointerMove={moveDrag}
+                onPointerUp={endDrag}
+                onPointerCancel={endDrag}
+              />
+            ))}
           </svg>
         </div>
         {status === "loading" ? <p className="splat-editor-status" role="status">Loading the splats…</p> : null}
@@ -276,7 +332,7 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
         </section>
         <section className="edit-panel" aria-labelledby="crop-heading">
           <h2 id="crop-heading">Crop box</h2>
-          <p className="item-panel-note">Splats whose centres are outside the orange box are deleted.</p>
+          <p className="item-panel-note">Splats whose centres are outside the orange box are deleted. Drag the box’s handles on the view (in “Move view”: red x, green y, blue z), or type its sides.</p>
           {box
             ? AXES.map((name, axis) => (
                 <div key={name} className="splat-editor-axis">

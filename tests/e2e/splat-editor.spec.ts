@@ -116,3 +116,49 @@ test("the owner crops a splat, saves a version and restores the original", async
   const foreign = await fetch(`${BASE_URL}/v1/item/${otherItem}/versions`, { headers: { "X-Editor-Token": editorTokens.at(-1)! } });
   expect(await foreign.json()).toMatchObject({ status: 403, error: "forbidden" });
 });
+
+test("the crop box is dragged by its handles on the view; the face follows the pointer and the crop deletes what is past it", async ({ page }) => {
+  const { file, xs } = smallSplat();
+  await registerAndSignIn(page, { name: "Dragging Dora" });
+  await page.getByTestId("new-model").click();
+  await page.getByTestId("upload-input").setInputFiles(file);
+  await page.getByTestId("upload-dialog").getByRole("button", { name: "Upload" }).click();
+  await page.waitForURL(/\/item\/[0-9a-f-]{36}$/);
+  const itemId = page.url().split("/").pop()!;
+  await page.goto(`/item/${itemId}/edit`);
+  await page.getByRole("button", { name: "Open the clean-up editor" }).click();
+  await waitForSplats(page, count(SPLATS));
+
+  // The box starts at the splats' bounds, with a handle on each of its six faces.
+  const xMax = Math.max(...xs);
+  expect(Number(await page.getByLabel("x max").inputValue())).toBeCloseTo(xMax, 3);
+  const handle = (name: string) => page.locator(`[data-handle="${name}"]`);
+  await expect(page.locator(".splat-editor-handle")).toHaveCount(6);
+  const centre = async (name: string) => {
+    const b = (await handle(name).boundingBox())!;
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const from = await centre("x-max");
+  const towards = await centre("x-min");
+  // Drag the +x face 40 % of the way towards the -x face, as it appears on screen.
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + (towards.x - from.x) * 0.4, from.y + (towards.y - from.y) * 0.4, { steps: 8 });
+  await page.mouse.up();
+  const cut = Number(await page.getByLabel("x max").inputValue());
+  const xMin = Math.min(...xs);
+  process.stdout.write(`x max dragged from ${xMax.toFixed(4)} to ${cut} (x range ${xMin.toFixed(4)}…${xMax.toFixed(4)})\n`);
+  expect(cut).toBeLessThan(xMax - (xMax - xMin) * 0.2);
+  expect(cut).toBeGreaterThan(xMin + (xMax - xMin) * 0.2);
+  // The handle moved with the face.
+  const moved = await centre("x-max");
+  expect(Math.hypot(moved.x - from.x, moved.y - from.y)).toBeGreaterThan(Math.hypot(towards.x - from.x, towards.y - from.y) * 0.3);
+
+  // Deleting outside keeps exactly the splats up to the face (the field shows 4 decimals of it).
+  await page.getByRole("button", { name: "Delete outside box" }).click();
+  await expect(page.getByTestId("splat-editor-count")).not.toHaveText(count(SPLATS), { timeout: 90_000 });
+  const kept = Number((await page.getByTestId("splat-editor-count").textContent())!.split(" of ")[0].replace(/,/g, ""));
+  expect(kept).toBeGreaterThanOrEqual(xs.filter((x) => x <= cut - 1e-4).length);
+  expect(kept).toBeLessThanOrEqual(xs.filter((x) => x <= cut + 1e-4).length);
+  await page.screenshot({ path: test.info().outputPath("splat-editor-dragged.png") });
+});
