@@ -1,6 +1,7 @@
 import { coarseObject, deliveredObject } from "./delivery-copy";
 import type { ItemWithOwner } from "./item-access.server";
 import { publicDisplayName } from "./public-name";
+import { presentTurntable } from "./turntable-presenter";
 import { migrateViewerSettings } from "./viewer-settings";
 
 /** The API's view of an item (snake_case, SPEC §3). Read models live here, not in routes. */
@@ -33,6 +34,8 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     // ?v= names the image version, so a new thumbnail is never hidden by a cached one.
     thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail?v=${item.thumbnailKey.split("/").pop()}` : null,
     is_preview: item.isPreview,
+    // A video of the model going once around, made on the owner's request (POST /v1/item/{id}/turntable).
+    turntable: presentTurntable(item, isOwner),
     category_id: item.categoryId,
     // Lowercase, as stored (app/domain/item-details.ts); search matches them whole.
     tags: item.tags,

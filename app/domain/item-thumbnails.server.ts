@@ -15,7 +15,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { db } from "~/db.server";
 import { logger } from "~/lib/logger.server";
-import { isModelFormat, type ModelFormat } from "~/formats/model-format";
+import type { ModelFormat } from "~/formats/model-format";
+import { thumbnailSource } from "./rendered-source";
 import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
 import type { CameraView } from "~/viewer/camera-view";
@@ -35,12 +36,7 @@ export function renderedThumbnailKey(itemId: string, sourceKey: string): string 
   return `${itemPrefix(itemId)}thumbnail/auto-${createHash("sha256").update(sourceKey).digest("hex").slice(0, 16)}`;
 }
 
-/** The file the viewer shows for an item, which its thumbnail is rendered from: a mesh item's GLB, else its model file. */
-export function thumbnailSource(item: { modelType: string; fileKey: string | null; fileFormat: string | null; meshKey: string | null }): { key: string; format: ModelFormat } | null {
-  if (item.modelType === "glb" && item.meshKey) return { key: item.meshKey, format: "glb" };
-  if (item.fileKey && isModelFormat(item.fileFormat)) return { key: item.fileKey, format: item.fileFormat };
-  return null;
-}
+export { thumbnailSource } from "./rendered-source";
 
 export type ItemThumbnailOutcome = { status: "created"; key: string } | { status: "skipped"; reason: string } | { status: "failed"; reason: string };
 
@@ -102,19 +98,38 @@ async function renderInChildProcess(
   output: string,
   options: { camera: CameraView | null; background: string | null },
 ): Promise<{ image: Buffer; timings: Record<string, unknown> } | { failed: string }> {
+  const run = await runRendererProcess({ script: "render-cli.ts", args: [input, format, output, JSON.stringify(options)], what: "the thumbnail renderer", timeoutMs: RENDER_TIMEOUT_MS });
+  if ("failed" in run) return run;
+  return { image: await readFile(output), timings: run.timings };
+}
+
+/**
+ * Runs one of the CPU renderers of app/thumbnails/ (a `*-cli.ts` script) in its own process with tsx; its last
+ * printed line is its timings as JSON. A crash, a timeout or a model it cannot draw is `{ failed }` with the reason.
+ */
+export async function runRendererProcess({
+  script,
+  args,
+  what,
+  timeoutMs,
+}: {
+  script: string;
+  args: string[];
+  what: string;
+  timeoutMs: number;
+}): Promise<{ timings: Record<string, unknown> } | { failed: string }> {
   try {
     const { output: printed } = await runTool({
       command: process.execPath,
-      args: ["--import", "tsx", path.join(process.cwd(), "app/thumbnails/render-cli.ts"), input, format, output, JSON.stringify(options)],
-      timeoutMs: RENDER_TIMEOUT_MS,
+      args: ["--import", "tsx", path.join(process.cwd(), "app/thumbnails", script), ...args],
+      timeoutMs,
       killGraceMs: 2_000,
     });
-    const timings = JSON.parse(printed.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;
-    return { image: await readFile(output), timings };
+    return { timings: JSON.parse(printed.trim().split("\n").pop() ?? "{}") as Record<string, unknown> };
   } catch (error) {
     if (error instanceof ToolError) {
       const detail = error.output.trim().split("\n").filter(Boolean).slice(-2).join(" ").slice(0, 400);
-      return { failed: `the thumbnail renderer ${error.reason === "timeout" ? "timed out" : "failed"}${detail ? `: ${detail}` : ""}` };
+      return { failed: `${what} ${error.reason === "timeout" ? "timed out" : "failed"}${detail ? `: ${detail}` : ""}` };
     }
     return { failed: (error as Error).message };
   }

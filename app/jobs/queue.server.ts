@@ -25,6 +25,11 @@ export const thumbnailJobPayloadSchema = z.object({ itemId: z.string().uuid(), s
 export type ThumbnailJobPayload = z.infer<typeof thumbnailJobPayloadSchema>;
 
 /** Rewriting a product's `$app` model metafield after a linked model changed (app/jobs/storefront-sync-jobs.server.ts). */
+/** Rendering a model's turntable video on request (app/domain/item-turntables.server.ts, app/jobs/turntable-jobs.server.ts). */
+export const TURNTABLE_QUEUE = "model-turntable";
+export const turntableJobPayloadSchema = z.object({ itemId: z.string().uuid(), sourceKey: z.string().min(1).max(512) }).strict();
+export type TurntableJobPayload = z.infer<typeof turntableJobPayloadSchema>;
+
 export const STOREFRONT_SYNC_QUEUE = "storefront-sync";
 
 const globalForQueue = globalThis as unknown as { __scanroomQueue?: Promise<PgBoss>; __scanroomQueueUrl?: string };
@@ -35,6 +40,7 @@ async function startQueue(connectionString: string): Promise<PgBoss> {
     await boss.createQueue(SCAN_QUEUE, { name: SCAN_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 60 * 60 });
     await boss.createQueue(STOREFRONT_SYNC_QUEUE, { name: STOREFRONT_SYNC_QUEUE, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 10 * 60 });
     await boss.createQueue(THUMBNAIL_QUEUE, { name: THUMBNAIL_QUEUE, retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 10 * 60 });
+    await boss.createQueue(TURNTABLE_QUEUE, { name: TURNTABLE_QUEUE, retryLimit: 1, retryDelay: 10, expireInSeconds: 15 * 60 });
     await boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 });
   });
 }

@@ -25,6 +25,13 @@ describe("itemSocialMeta", () => {
     expect(meta).toContainEqual(expect.objectContaining({ tagName: "link", rel: "alternate", type: "application/json+oembed" }));
   });
 
+  it("shows the turntable's first frame once there is one", () => {
+    const poster = `/v1/item/${item.id}/turntable/poster?v=1a2b`;
+    const meta = itemSocialMeta({ ...item, turntable: { poster_url: poster } }, "http://localhost:3000");
+    expect(content(meta, "og:image")?.content).toBe(`http://localhost:3000${poster}`);
+    expect(content(itemSocialMeta({ ...item, turntable: { poster_url: null } }, "http://localhost:3000"), "og:image")?.content).toBe(`http://localhost:3000${item.thumbnail_url}`);
+  });
+
   it("offers a player card on https, a plain summary without a thumbnail, and nothing for a private model", () => {
     expect(content(itemSocialMeta(item, "https://scanroom.example"), "twitter:player")?.content).toBe(`https://scanroom.example/embed/${item.id}`);
     const bare = itemSocialMeta({ ...item, thumbnail_url: null, description: "x".repeat(500) }, "https://scanroom.example");

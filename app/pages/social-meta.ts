@@ -14,6 +14,8 @@ interface SharedItem {
   description: string | null;
   visibility: string;
   thumbnail_url: string | null;
+  /** The turntable's first frame (a JPEG, which every network shows) is the card's picture once there is one. */
+  turntable?: { poster_url: string | null } | null;
   owner: { display_name: string | null };
 }
 
@@ -28,7 +30,8 @@ export function itemSocialMeta(item: SharedItem, appUrl: string): MetaDescriptor
   if (item.visibility === "private") return [];
   const title = `${item.name} — Scanroom`;
   const description = describe(item);
-  const image = item.thumbnail_url ? new URL(item.thumbnail_url, appUrl).toString() : null;
+  const picture = item.turntable?.poster_url ?? item.thumbnail_url;
+  const image = picture ? new URL(picture, appUrl).toString() : null;
   return [
     { name: "description", content: description },
     { property: "og:site_name", content: "Scanroom" },

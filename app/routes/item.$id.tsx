@@ -12,6 +12,7 @@ import { ModelVariantSwitch, type ModelVariant } from "~/components/model-varian
 import { AnnotatedViewer } from "~/components/annotated-viewer";
 import { ScanPanel } from "~/components/scan-panel";
 import { ShareButtons } from "~/components/share-buttons";
+import { TurntablePanel } from "~/components/turntable-panel";
 import { ShareEmbedDialog } from "~/components/share-embed-dialog";
 import { hasSomethingToView } from "~/domain/item-presenter";
 import { useToast } from "~/components/toast-provider";
@@ -209,6 +210,7 @@ export default function ItemPage() {
           {item.is_owner && (item.upload_type === "video" || item.upload_type === "image") ? (
             <ScanPanel itemId={item.id} version={`${item.status}:${item.updated_at}`} onChange={() => revalidator.revalidate()} />
           ) : null}
+          <TurntablePanel item={item} />
           <DownloadsPanel
             item={item}
             saving={saving}

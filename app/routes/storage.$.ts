@@ -2,11 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, errorToResponse } from "~/api/respond.server";
 import { env } from "~/env.server";
 import { drainBody } from "~/lib/drain-body.server";
-import { webStreamOf } from "~/lib/web-stream.server";
 import { DECLARED_MODEL_TYPES, type DeclaredModelType } from "~/formats/model-format";
 import { localStorageDriver } from "~/storage/index.server";
 import { isSafeKey } from "~/storage/keys";
 import { receiveUpload } from "~/storage/receive-upload.server";
+import { serveStoredObject } from "~/storage/serve-object.server";
 import { verifySigned } from "~/storage/signing.server";
 
 // The local-disk driver's signed URLs (SPEC `PUT {signed url}`): PUT stores, GET/HEAD serve.
@@ -26,29 +26,14 @@ function authorize(request: Request, splat: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const auth = authorize(request, params["*"]);
   if ("error" in auth) return auth.error;
-  const stat = await auth.store.stat(auth.key);
-  if (!stat) return apiError(404, "not_found", "Not found.");
-  const headers = new Headers({
-    "Content-Type": "application/octet-stream",
-    "Accept-Ranges": "bytes",
-    ETag: stat.etag,
-    "Cache-Control": "private, max-age=3600",
+  const served = await serveStoredObject({
+    store: auth.store,
+    key: auth.key,
+    request,
+    headers: { "Content-Type": "application/octet-stream", "Cache-Control": "private, max-age=3600" },
+    downloadName: auth.params.name,
   });
-  if (auth.params.name) headers.set("Content-Disposition", `attachment; filename="${auth.params.name.replace(/"/g, "")}"`);
-  if (request.headers.get("If-None-Match") === stat.etag) return new Response(null, { status: 304, headers });
-  const range = request.headers.get("Range")?.match(/^bytes=(\d+)-(\d*)$/);
-  if (range) {
-    const start = Number(range[1]);
-    const end = range[2] ? Math.min(Number(range[2]), stat.size - 1) : stat.size - 1;
-    if (start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${stat.size}` } });
-    headers.set("Content-Range", `bytes ${start}-${end}/${stat.size}`);
-    headers.set("Content-Length", String(end - start + 1));
-    const stream = await auth.store.createReadStream(auth.key, { start, end });
-    return new Response(request.method === "HEAD" ? null : webStreamOf(stream), { status: 206, headers });
-  }
-  headers.set("Content-Length", String(stat.size));
-  if (request.method === "HEAD") return new Response(null, { status: 200, headers });
-  return new Response(webStreamOf(await auth.store.createReadStream(auth.key)), { status: 200, headers });
+  return served ?? apiError(404, "not_found", "Not found.");
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -8,7 +8,7 @@ import { isModelFormat } from "~/formats/model-format";
 import { renderModelThumbnail } from "./render-thumbnail.server";
 
 const optionsSchema = z.object({
-  camera: z.object({ position: z.tuple([z.number(), z.number(), z.number()]), target: z.tuple([z.number(), z.number(), z.number()]), fov: z.number().optional() }).nullable().optional(),
+  camera: z.object({ position: z.tuple([z.number(), z.number(), z.number()]), target: z.tuple([z.number(), z.number(), z.number()]), fov: z.number().optional(), aspect: z.number().optional() }).nullable().optional(),
   background: z.string().nullable().optional(),
 });
 

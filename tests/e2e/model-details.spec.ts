@@ -3,6 +3,7 @@
 // them; a visitor finds the model by its tag, with "Downloadable only", and sees its licence beside the download.
 // Issue 35 item 2 (in part): a visitor shares a model on X, Facebook, Reddit or by e-mail, or scans its QR code.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
@@ -135,5 +136,43 @@ test("a visitor shares a model: X, Facebook, Reddit and e-mail get its link and 
   const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
   process.stdout.write(`QR code ${png.width}×${png.height} px reads: ${decoded?.data}\n`);
   expect(decoded?.data).toBe(link);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("the owner has a turntable made on the model page; it plays there and downloads as MP4 and GIF, and a visitor sees it too", async ({ page, consoleErrors }) => {
+  test.setTimeout(180_000);
+  await registerAndSignIn(page, { name: "E2E Turner" });
+  await page.getByTestId("new-model").click();
+  await page.getByTestId("upload-input").setInputFiles(path.join(SHARED_DATA, "models/cat.glb"));
+  await page.getByTestId("upload-dialog").getByRole("button", { name: "Upload" }).click();
+  await page.waitForURL(/\/item\/[0-9a-f-]{36}$/);
+  const itemId = new URL(page.url()).pathname.split("/").pop()!;
+  const panel = page.getByTestId("turntable-panel");
+  await panel.getByRole("button", { name: "Make a turntable video" }).click();
+  await expect(panel.getByTestId("turntable-status")).toHaveText("Making the turntable…");
+  const video = panel.locator("video");
+  await expect(video).toBeVisible({ timeout: 150_000 });
+  // It plays: the browser decoded frames of it.
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  expect(await video.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([480, 360]);
+  const [gif] = await Promise.all([page.waitForEvent("download"), panel.getByTestId("turntable-gif").click()]);
+  expect(gif.suggestedFilename()).toBe("cat turntable.gif");
+  const gifBytes = readFileSync((await gif.path())!);
+  expect(gifBytes.subarray(0, 6).toString("latin1")).toBe("GIF89a");
+  const [mp4] = await Promise.all([page.waitForEvent("download"), panel.getByTestId("turntable-mp4").click()]);
+  expect(mp4.suggestedFilename()).toBe("cat turntable.mp4");
+  await expect(panel.getByRole("button", { name: "Make it again" })).toBeVisible();
+
+  await page.locator("#item-visibility").selectOption("unlisted");
+  await expect(page.getByTestId("visibility-help")).toHaveText("Anyone with the link can open it; it is never listed.");
+  const visitor = await page.context().browser()!.newPage();
+  await expect(async () => {
+    await visitor.goto(`/item/${itemId}`);
+    await expect(visitor.getByTestId("turntable-panel").locator("video")).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(visitor.getByTestId("turntable-panel").getByRole("button")).toHaveCount(0); // making one is the owner's
+  // The link preview's picture is the turntable's first frame.
+  await expect(visitor.locator('meta[property="og:image"]')).toHaveAttribute("content", new RegExp(`/v1/item/${itemId}/turntable/poster\\?v=`));
+  await visitor.close();
   expect(consoleErrors).toEqual([]);
 });
