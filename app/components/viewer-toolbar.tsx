@@ -1,6 +1,8 @@
 /**
  * The viewer's buttons, over the canvas once a model is shown: reset view, fly mode, fullscreen and
- * "View in your space" (AR, glTF models on phones and tablets that offer it). Each names its key.
+ * "View in your space" (AR, glTF models on phones and tablets that offer it). Where the browser has no AR (a
+ * desktop) but the model could be placed, "View in AR" shows a QR code of this page for a phone (issue 35 item 1).
+ * Each names its key.
  */
 import { useEffect, useState, type CSSProperties, type RefObject } from "react";
 import type { ArSupport, NavigationMode, Viewer } from "../viewer";
@@ -23,6 +25,20 @@ const styles = {
     cursor: "pointer",
   },
   pressed: { background: "rgba(79, 140, 255, 0.85)", borderColor: "rgba(79, 140, 255, 1)" },
+  qr: {
+    position: "absolute",
+    right: 10,
+    bottom: 54,
+    width: 220,
+    padding: 12,
+    borderRadius: 8,
+    background: "#fff",
+    color: "#1f2937",
+    font: "13px/1.4 system-ui, sans-serif",
+    boxShadow: "0 4px 16px rgba(0, 0, 0, 0.35)",
+    zIndex: 3,
+    textAlign: "center",
+  },
   message: {
     position: "absolute",
     right: 10,
@@ -41,6 +57,9 @@ export function ViewerToolbar({ viewer, frame }: { viewer: Viewer; frame: RefObj
   const [fullscreen, setFullscreen] = useState(false);
   const [ar, setAr] = useState<ArSupport | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [placeable, setPlaceable] = useState(false);
+  const [qr, setQr] = useState<string | null>(null);
+  const [showQr, setShowQr] = useState(false);
 
   useEffect(() => viewer.on("navigation", setMode), [viewer]);
   useEffect(() => {
@@ -55,7 +74,11 @@ export function ViewerToolbar({ viewer, frame }: { viewer: Viewer; frame: RefObj
   useEffect(() => {
     let live = true;
     viewer.arSupport().then(
-      (support) => live && setAr(support),
+      (support) => {
+        if (!live) return;
+        setAr(support);
+        setPlaceable(viewer.canPlaceInAr());
+      },
       () => live && setAr(null),
     );
     return () => {
@@ -68,7 +91,21 @@ export function ViewerToolbar({ viewer, frame }: { viewer: Viewer; frame: RefObj
     return () => clearTimeout(timer);
   }, [message]);
 
+  // The QR code of this page (a phone opening it gets "View in your space"), made when first asked for.
+  useEffect(() => {
+    if (!showQr || qr) return;
+    let live = true;
+    import("qrcode")
+      .then((QRCode) => QRCode.toString(window.location.href, { type: "svg", margin: 1, errorCorrectionLevel: "M" }))
+      .then((svg) => live && setQr(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`))
+      .catch(() => live && setShowQr(false));
+    return () => {
+      live = false;
+    };
+  }, [showQr, qr]);
+
   const fly = mode === "fly";
+  const phoneAr = !!ar && (ar.webxr || ar.quickLook);
   return (
     <>
       <div className="mv-toolbar" style={styles.bar} role="toolbar" aria-label="Viewer controls">
@@ -95,7 +132,12 @@ export function ViewerToolbar({ viewer, frame }: { viewer: Viewer; frame: RefObj
         >
           <i className={fullscreen ? "pi pi-window-minimize" : "pi pi-window-maximize"} aria-hidden="true" />
         </button>
-        {ar && (ar.webxr || ar.quickLook) ? (
+        {!phoneAr && placeable ? (
+          <button type="button" style={showQr ? { ...styles.button, ...styles.pressed } : styles.button} aria-expanded={showQr} onClick={() => setShowQr(!showQr)}>
+            <i className="pi pi-qrcode" aria-hidden="true" /> View in AR
+          </button>
+        ) : null}
+        {phoneAr ? (
           <button
             type="button"
             style={styles.button}
@@ -105,6 +147,12 @@ export function ViewerToolbar({ viewer, frame }: { viewer: Viewer; frame: RefObj
           </button>
         ) : null}
       </div>
+      {showQr && !phoneAr ? (
+        <div role="dialog" aria-label="View in AR on your phone" style={styles.qr} data-testid="ar-qr">
+          {qr ? <img src={qr} width={180} height={180} alt="QR code of this page" style={{ display: "block", margin: "0 auto 8px" }} /> : null}
+          Point your phone’s camera here, open the page, and tap “View in your space” to place the model in your room.
+        </div>
+      ) : null}
       {message ? (
         <div role="alert" style={styles.message}>
           {message}

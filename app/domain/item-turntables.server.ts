@@ -26,9 +26,12 @@ import { migrateViewerSettings } from "./viewer-settings";
 /** Longest a turntable may take: 48 frames of a large splat on one core, and ffmpeg. */
 const TURNTABLE_TIMEOUT_MS = 10 * 60_000;
 
-/** The folder of the turntable made from `sourceKey` (running a job twice writes the same objects). */
-function turntableFolder(itemId: string, sourceKey: string): string {
-  return `${itemPrefix(itemId)}turntable/${createHash("sha256").update(sourceKey).digest("hex").slice(0, 16)}/`;
+/**
+ * The folder of the turntable made from `sourceKey` with these view options (running a job twice writes the same
+ * objects; a new opening view or background is a new folder, so no browser keeps showing the old video).
+ */
+function turntableFolder(itemId: string, sourceKey: string, view: object): string {
+  return `${itemPrefix(itemId)}turntable/${createHash("sha256").update(sourceKey).update(JSON.stringify(view)).digest("hex").slice(0, 16)}/`;
 }
 
 /** The owner asks for a turntable of the model as it is now; it is rendered by the turntable job. */
@@ -58,9 +61,10 @@ export async function createItemTurntable({ itemId, sourceKey }: { itemId: strin
   try {
     const input = path.join(workDir, `model.${source.format}`);
     await pipeline(await store.createReadStream(sourceKey), createWriteStream(input));
+    const view = { camera: settings.camera, background: settings.background };
     const run = await runRendererProcess({
       script: "turntable-cli.ts",
-      args: [input, source.format, workDir, JSON.stringify({ camera: settings.camera, background: settings.background })],
+      args: [input, source.format, workDir, JSON.stringify(view)],
       what: "the turntable renderer",
       timeoutMs: TURNTABLE_TIMEOUT_MS,
     });
@@ -69,13 +73,17 @@ export async function createItemTurntable({ itemId, sourceKey }: { itemId: strin
       await finish({ turntableState: "failed", turntableError: run.failed });
       return;
     }
-    const folder = turntableFolder(itemId, sourceKey);
+    const folder = turntableFolder(itemId, sourceKey, view);
     for (const file of Object.values(TURNTABLE_FILES)) {
       await store.write(`${folder}${file.name}`, await readFile(path.join(workDir, file.name)), { contentType: file.type });
     }
     const { count } = await finish({ turntableState: "ready", turntableKey: folder });
     logger.info("turntable made", { itemId, stored: count === 1, ...run.timings });
     if (item.turntableKey && item.turntableKey !== folder) await store.deletePrefix(item.turntableKey).catch(() => undefined);
+  } catch (error) {
+    // Storage or database trouble: the owner is not left watching "Making…" for ever (the queue retries once).
+    await finish({ turntableState: "failed", turntableError: "the turntable could not be stored; try again" }).catch(() => undefined);
+    throw error;
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -1,6 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { Button } from "primereact/button";
+import { ConfirmDialog } from "primereact/confirmdialog";
+import { useConfirmDeleteItem } from "~/components/use-confirm-delete-item";
 import { getPageUser } from "~/auth/require-user.server";
 import { BuilderFrame } from "~/components/builder/builder-frame";
 import { useCreateScene } from "~/components/builder/use-create-scene";
@@ -52,8 +54,12 @@ export default function Builder() {
 }
 
 function SceneList({ scenes }: { scenes: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["scenes"]> }) {
+  const revalidator = useRevalidator();
+  // A draft left unsaved can go from here: it is listed nowhere else (decision 046).
+  const confirmDelete = useConfirmDeleteItem(() => revalidator.revalidate());
   return (
     <>
+      <ConfirmDialog />
       <h2 className="builder-subtitle">My scenes</h2>
       {scenes.length === 0 ? (
         <p className="builder-empty" data-testid="no-scenes">
@@ -69,7 +75,18 @@ function SceneList({ scenes }: { scenes: NonNullable<ReturnType<typeof useLoader
               </Link>
               <span className="builder-scene-meta">{sceneCardMeta(scene)}</span>
               {/* A draft has nothing to view or share yet (decision 046): it opens in the editor above. */}
-              {scene.is_draft ? null : (
+              {scene.is_draft ? (
+                <Button
+                  type="button"
+                  text
+                  size="small"
+                  severity="danger"
+                  className="builder-scene-view"
+                  label="Delete"
+                  aria-label={`Delete draft ${scene.name}`}
+                  onClick={() => confirmDelete(scene)}
+                />
+              ) : (
                 <Link to={`/item/${scene.id}`} className="builder-scene-view">
                   View
                 </Link>

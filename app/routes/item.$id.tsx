@@ -188,21 +188,29 @@ export default function ItemPage() {
                 <Button size="small" outlined icon="pi pi-share-alt" label="Share / Embed" onClick={() => setSharing(true)} />
                 <Button size="small" outlined severity="danger" icon="pi pi-trash" label="Delete" onClick={remove} />
               </div>
-              <label htmlFor="item-visibility">Visibility</label>
-              <select
-                id="item-visibility"
-                className="p-inputtext"
-                value={item.visibility}
-                disabled={saving}
-                onChange={(e) => void patch({ visibility: e.target.value }, `The ${item.kind === "scene" ? "scene" : "model"} is now ${e.target.value}.`)}
-              >
-                <option value="public">Public</option>
-                <option value="unlisted">Unlisted</option>
-                <option value="private">Private</option>
-              </select>
-              <p className="item-panel-note" data-testid="visibility-help">
-                {VISIBILITY_HELP[item.visibility]}
-              </p>
+              {item.status === "draft" ? (
+                <p className="item-panel-note" data-testid="visibility-help">
+                  A draft: only you can open it until it is saved in the Builder; then its visibility applies.
+                </p>
+              ) : (
+                <>
+                  <label htmlFor="item-visibility">Visibility</label>
+                  <select
+                    id="item-visibility"
+                    className="p-inputtext"
+                    value={item.visibility}
+                    disabled={saving}
+                    onChange={(e) => void patch({ visibility: e.target.value }, `The ${item.kind === "scene" ? "scene" : "model"} is now ${e.target.value}.`)}
+                  >
+                    <option value="public">Public</option>
+                    <option value="unlisted">Unlisted</option>
+                    <option value="private">Private</option>
+                  </select>
+                  <p className="item-panel-note" data-testid="visibility-help">
+                    {VISIBILITY_HELP[item.visibility]}
+                  </p>
+                </>
+              )}
               {item.moderation_reason ? <p className="item-panel-warn">Unpublished by a moderator: {item.moderation_reason}</p> : null}
               <p className="item-panel-note">{formatCount(item.view_count)} views by others so far.</p>
             </section>

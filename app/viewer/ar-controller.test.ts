@@ -61,6 +61,16 @@ describe("createArController", () => {
     expect(source).not.toHaveBeenCalled();
   });
 
+  it("says whether the model on show could be placed in AR (what a desktop's \"View in AR\" QR code offers)", () => {
+    expect(rig(fakeModel("mesh")).ar.canPlaceInAr()).toBe(true);
+    const splat = rig(fakeModel("splat")).ar;
+    expect(splat.canPlaceInAr()).toBe(false);
+    splat.setArModel(async () => glbBytes());
+    expect(splat.canPlaceInAr()).toBe(true);
+    splat.setArModel(null);
+    expect(splat.canPlaceInAr()).toBe(false);
+  });
+
   it("places nothing for a splat without an AR model, and offers no AR route", async () => {
     const { ar } = rig(fakeModel("splat"));
     expect(await ar.arObject()).toBeNull();

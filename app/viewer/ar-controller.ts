@@ -15,6 +15,8 @@ export interface ArController {
   /** What AR shows: the mesh on show, else the AR model (null when there is neither). */
   arObject(): Promise<Object3D | null>;
   arSupport(): Promise<ArSupport>;
+  /** Whether the model on show has something AR can place (on a phone that offers AR). */
+  canPlaceInAr(): boolean;
   viewInAr(): Promise<void>;
   /** Frees the AR model (dispose()). */
   dispose(): void;
@@ -63,9 +65,13 @@ export function createArController(ctx: ViewerContext): ArController {
     return (await arModelLoad).object;
   }
 
-  async function arSupport(): Promise<ArSupport> {
+  function canPlaceInAr(): boolean {
     const { model } = ctx;
-    if (model?.kind !== "mesh" && !(model && arModelSource)) return { webxr: false, quickLook: false };
+    return model?.kind === "mesh" || (!!model && !!arModelSource);
+  }
+
+  async function arSupport(): Promise<ArSupport> {
+    if (!canPlaceInAr()) return { webxr: false, quickLook: false };
     const { detectArSupport } = await import("./ar"); // AR code loads when a mesh (or an AR model) asks for it
     return detectArSupport();
   }
@@ -96,5 +102,5 @@ export function createArController(ctx: ViewerContext): ArController {
     throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
   }
 
-  return { setArModel, arObject, arSupport, viewInAr, dispose: () => setArModel(null) };
+  return { setArModel, arObject, arSupport, canPlaceInAr, viewInAr, dispose: () => setArModel(null) };
 }

@@ -88,6 +88,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     focusAt: input.focusAt,
     toggleFullscreen: () => toggleElementFullscreen(settings.fullscreenElement),
     arSupport: ar.arSupport,
+    canPlaceInAr: ar.canPlaceInAr,
     viewInAr: ar.viewInAr,
     setArModel: ar.setArModel,
     getStats,

@@ -226,6 +226,8 @@ export interface Viewer {
   toggleFullscreen(): Promise<boolean>;
   /** The "View in your space" routes this browser offers for the model on show (none for a splat without an AR model). */
   arSupport(): Promise<ArSupport>;
+  /** Whether the model on show could be placed in AR on a phone that offers it (a mesh, or a splat with an AR model). */
+  canPlaceInAr(): boolean;
   /**
    * A glTF model to place in AR while a splat is on show (a scan's light textured mesh): `load` answers its
    * bytes and is called on the first `viewInAr()`; null removes it. A mesh on show is placed itself.

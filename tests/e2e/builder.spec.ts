@@ -165,6 +165,10 @@ test("a scene left unsaved is a draft in My scenes, not a Ready tile on the dash
   await expect(page.getByText("You have no models yet.")).toBeVisible();
   await expect(page.getByText("Untitled scene")).toHaveCount(0);
   await expect(page.getByTestId("item-status")).toHaveCount(0);
+  // Its page (its owner's) has no visibility to choose yet: that applies from the first save.
+  await page.goto(`/item/${sceneId}`);
+  await expect(page.getByTestId("visibility-help")).toHaveText("A draft: only you can open it until it is saved in the Builder; then its visibility applies.");
+  await expect(page.locator("#item-visibility")).toHaveCount(0);
 
   // Opened from My scenes and saved once, it is a ready scene on the dashboard with a page to view.
   await page.goto("/builder");
@@ -178,5 +182,17 @@ test("a scene left unsaved is a draft in My scenes, not a Ready tile on the dash
   await expect(tile.getByTestId("item-status")).toHaveAttribute("data-status", "ready");
   await page.goto("/builder");
   await expect(page.getByTestId("scene-list").getByRole("listitem").filter({ hasText: "Untitled scene" })).toContainText("0 models · private · changed");
+
+  // A draft abandoned for good is deleted from My scenes (it is listed nowhere else); the saved scene stays.
+  await page.getByRole("button", { name: "Empty scene" }).click();
+  await page.waitForURL((url) => /\/builder\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(sceneId));
+  await page.getByRole("link", { name: "My scenes" }).click();
+  await page.waitForURL(/\/builder$/);
+  await expect(page.getByTestId("scene-list").getByRole("listitem")).toHaveCount(2);
+  await page.getByRole("button", { name: "Delete draft Untitled scene" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText('"Untitled scene" was deleted.')).toBeVisible();
+  await expect(page.getByTestId("scene-list").getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByTestId("scene-list").getByRole("listitem")).toContainText("0 models · private · changed");
   expect(consoleErrors).toEqual([]);
 });

@@ -176,3 +176,22 @@ test("the owner has a turntable made on the model page; it plays there and downl
   await visitor.close();
   expect(consoleErrors).toEqual([]);
 });
+
+test("on a desktop, 'View in AR' shows a QR code that opens the model's page on a phone, where 'View in your space' places it", async ({ page, consoleErrors }) => {
+  const creator = await createCreator("E2E AR Maker");
+  const mesh = await uploadModel(creator, { name: `AR lamp ${RUN}`, visibility: "public" });
+  await page.goto(`/item/${mesh}`);
+  await expect(page.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+  const toolbar = page.getByRole("toolbar", { name: "Viewer controls" });
+  await expect(toolbar.getByRole("button", { name: "View in your space" })).toHaveCount(0); // no AR in desktop Chromium
+  await toolbar.getByRole("button", { name: "View in AR" }).click();
+  const dialog = page.getByRole("dialog", { name: "View in AR on your phone" });
+  const qr = dialog.getByRole("img", { name: "QR code of this page" });
+  await expect(qr).toHaveJSProperty("complete", true);
+  const png = PNG.sync.read(await qr.screenshot());
+  const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+  expect(decoded?.data).toBe(`${BASE_URL}/item/${mesh}`);
+  await toolbar.getByRole("button", { name: "View in AR" }).click();
+  await expect(dialog).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});

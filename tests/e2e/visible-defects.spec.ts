@@ -132,7 +132,7 @@ test("the edit page's right column is fully on screen at 1440 and 390 px (item 1
     await page.setViewportSize(size);
     await page.goto(`/item/${itemId}/edit`);
     const panels = page.locator(".edit-panels");
-    await expect(page.getByLabel("Name")).toHaveValue("Edit layout check");
+    await expect(page.getByLabel("Title")).toHaveValue("Edit layout check");
     // No horizontal overflow anywhere on the page: nothing is cut off at the right edge or scrolls sideways.
     const overflow = await page.evaluate(() => {
       const root = document.documentElement;
