@@ -1,3 +1,4 @@
+import type { User } from "firebase/auth";
 import { MIN_PASSWORD_LENGTH } from "./password-rule";
 
 /** Firebase Auth and our app's instance of it, loaded when a form first needs them (not in the page's first chunk). */
@@ -14,6 +15,20 @@ export async function localLinkFor(email: string, purpose: "verify" | "reset" | 
   const response = await fetch(`/auth/local-verification-link?purpose=${purpose}&email=${encodeURIComponent(email)}`);
   const body = await response.json().catch(() => null);
   return typeof body?.data?.link === "string" ? body.data.link : null;
+}
+
+/**
+ * Proves it is the account's owner at the keyboard before a change Firebase guards (password, e-mail address):
+ * signs in again with the password. A wrong password throws `wrongPassword`, in the form's own words.
+ */
+export async function reauthenticateWithPassword(user: User, password: string, wrongPassword: string): Promise<void> {
+  const { fb } = await authModule();
+  try {
+    await fb.reauthenticateWithCredential(user, fb.EmailAuthProvider.credential(user.email ?? "", password));
+  } catch (error) {
+    const code = (error as { code?: string })?.code;
+    throw code === "auth/invalid-credential" || code === "auth/wrong-password" ? new Error(wrongPassword) : error;
+  }
 }
 
 /** A Firebase Auth error in the words the site's forms show. */

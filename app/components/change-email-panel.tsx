@@ -4,7 +4,7 @@ import { Message } from "primereact/message";
 import { Password } from "primereact/password";
 import { useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { authModule, describeAuthError, localLinkFor } from "~/auth/firebase-actions";
+import { authModule, describeAuthError, localLinkFor, reauthenticateWithPassword } from "~/auth/firebase-actions";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -36,13 +36,8 @@ export function ChangeEmailPanel({ email }: { email: string | null }) {
     setBusy(true);
     setError(null);
     try {
+      await reauthenticateWithPassword(firebaseUser, password, "Your password is not right.");
       const { fb } = await authModule();
-      try {
-        await fb.reauthenticateWithCredential(firebaseUser, fb.EmailAuthProvider.credential(firebaseUser.email, password));
-      } catch (reauth) {
-        const code = (reauth as { code?: string })?.code;
-        throw code === "auth/invalid-credential" || code === "auth/wrong-password" ? new Error("Your password is not right.") : reauth;
-      }
       // After confirming, the link lands on the sign-in page: the session of the old address has ended there.
       await fb.verifyBeforeUpdateEmail(firebaseUser, address, { url: `${window.location.origin}/auth?redirect=%2Fsettings` });
       setSentTo(address);

@@ -3,7 +3,7 @@ import { Message } from "primereact/message";
 import { Password } from "primereact/password";
 import { useState, type FormEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
-import { authModule, describeAuthError } from "~/auth/firebase-actions";
+import { authModule, describeAuthError, reauthenticateWithPassword } from "~/auth/firebase-actions";
 import { passwordProblem } from "~/auth/password-rule";
 import { NewPasswordField } from "./new-password-field";
 
@@ -31,13 +31,8 @@ export function ChangePasswordPanel({ email, displayName }: { email: string | nu
     setBusy(true);
     setError(null);
     try {
+      await reauthenticateWithPassword(firebaseUser, current, "Your current password is not right.");
       const { fb } = await authModule();
-      try {
-        await fb.reauthenticateWithCredential(firebaseUser, fb.EmailAuthProvider.credential(firebaseUser.email, current));
-      } catch (reauth) {
-        const code = (reauth as { code?: string })?.code;
-        throw code === "auth/invalid-credential" || code === "auth/wrong-password" ? new Error("Your current password is not right.") : reauth;
-      }
       await fb.updatePassword(firebaseUser, next);
       setCurrent("");
       setNext("");

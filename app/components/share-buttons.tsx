@@ -1,5 +1,6 @@
 import { Button } from "primereact/button";
 import { useEffect, useState } from "react";
+import { qrCodeDataUrl } from "~/lib/qr-code";
 import { shareTargets } from "~/lib/share-targets";
 
 /**
@@ -15,9 +16,8 @@ export function ShareButtons({ url, title }: { url: string; title: string }) {
   useEffect(() => {
     if (!showQr || qr) return;
     let cancelled = false;
-    import("qrcode")
-      .then((QRCode) => QRCode.toString(url, { type: "svg", margin: 2, errorCorrectionLevel: "M" }))
-      .then((svg) => !cancelled && setQr(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`))
+    qrCodeDataUrl(url)
+      .then((src) => !cancelled && setQr(src))
       .catch(() => !cancelled && setShowQr(false));
     return () => {
       cancelled = true;

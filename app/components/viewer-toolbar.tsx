@@ -7,6 +7,7 @@
 import { useEffect, useState, type CSSProperties, type RefObject } from "react";
 import type { ArSupport, NavigationMode, Viewer } from "../viewer";
 import { isFullscreen, onFullscreenChange } from "../viewer/fullscreen";
+import { qrCodeDataUrl } from "../lib/qr-code";
 
 const styles = {
   bar: { position: "absolute", right: 10, bottom: 10, display: "flex", gap: 6, alignItems: "center", zIndex: 2 },
@@ -95,9 +96,8 @@ export function ViewerToolbar({ viewer, frame }: { viewer: Viewer; frame: RefObj
   useEffect(() => {
     if (!showQr || qr) return;
     let live = true;
-    import("qrcode")
-      .then((QRCode) => QRCode.toString(window.location.href, { type: "svg", margin: 1, errorCorrectionLevel: "M" }))
-      .then((svg) => live && setQr(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`))
+    qrCodeDataUrl(window.location.href, 1)
+      .then((src) => live && setQr(src))
       .catch(() => live && setShowQr(false));
     return () => {
       live = false;

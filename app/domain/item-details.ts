@@ -68,7 +68,7 @@ export function tagProblem(tag: string): string | null {
 
 /** Tags as a person types them, separated by commas ("chair, Oak,#wood"), normalized, empty ones and repeats dropped. */
 export function parseTagList(text: string): string[] {
-  return uniqueTags(text.split(",").map(normalizeTag));
+  return uniqueTags(text.split(","));
 }
 
 /** Normalized, without empty ones and repeats, in the order given. */

@@ -93,6 +93,20 @@ function expectClose(actual: Vec3 | undefined, expected: Vec3) {
   actual!.forEach((value, i) => expect(value).toBeCloseTo(expected[i], 3));
 }
 
+/** A new owner with an unlisted model, signed in through /auth and on the model's page once its viewer is ready. */
+async function ownerOnModelPage(page: Page, owner: string, model: string): Promise<{ identity: Awaited<ReturnType<typeof createIdentity>>; itemId: string }> {
+  const identity = await createIdentity({ name: owner });
+  const me = await (await fetch(`${BASE_URL}/v1/user`, { headers: { Authorization: `Bearer ${identity.idToken}` } })).json();
+  const itemId = await uploadModel({ token: identity.idToken, userId: me.data.user.id, name: owner }, { name: model, visibility: "unlisted" });
+  await page.goto(`/auth?redirect=${encodeURIComponent(`/item/${itemId}`)}`);
+  await page.locator("#signin-email").fill(identity.email);
+  await page.locator("#signin-password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(`**/item/${itemId}`);
+  await expect(page.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+  return { identity, itemId };
+}
+
 let host: Awaited<ReturnType<typeof startHost>>;
 let creator: Creator;
 
@@ -213,15 +227,7 @@ test("a private model is refused inside the frame, and the load command shows an
 });
 
 test("the owner shares and embeds from the model page: links, embed code, registered embeds, viewer settings", async ({ page, consoleErrors }) => {
-  const identity = await createIdentity({ name: "Dialog Owner" });
-  const me = await (await fetch(`${BASE_URL}/v1/user`, { headers: { Authorization: `Bearer ${identity.idToken}` } })).json();
-  const itemId = await uploadModel({ token: identity.idToken, userId: me.data.user.id, name: "Dialog Owner" }, { name: "Shared chair", visibility: "unlisted" });
-  await page.goto(`/auth?redirect=${encodeURIComponent(`/item/${itemId}`)}`);
-  await page.locator("#signin-email").fill(identity.email);
-  await page.locator("#signin-password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(`**/item/${itemId}`);
-  await expect(page.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+  const { identity, itemId } = await ownerOnModelPage(page, "Dialog Owner", "Shared chair");
 
   await page.getByRole("button", { name: "Share / Embed" }).click();
   const dialog = page.getByRole("dialog", { name: "Share / Embed" });
@@ -283,16 +289,8 @@ test("the owner shares and embeds from the model page: links, embed code, regist
 
 test("viewer settings: the owner's field of view and rotation speed reach embeds; a phone-shaped frame widens the saved view", async ({ page, consoleErrors }) => {
   test.setTimeout(180_000);
-  const identity = await createIdentity({ name: "Settings Owner" });
-  const me = await (await fetch(`${BASE_URL}/v1/user`, { headers: { Authorization: `Bearer ${identity.idToken}` } })).json();
-  const itemId = await uploadModel({ token: identity.idToken, userId: me.data.user.id, name: "Settings Owner" }, { name: "Wide facade", visibility: "unlisted" });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`/auth?redirect=${encodeURIComponent(`/item/${itemId}`)}`);
-  await page.locator("#signin-email").fill(identity.email);
-  await page.locator("#signin-password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(`**/item/${itemId}`);
-  await expect(page.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+  const { identity, itemId } = await ownerOnModelPage(page, "Settings Owner", "Wide facade");
 
   await page.getByRole("button", { name: "Share / Embed" }).click();
   const dialog = page.getByRole("dialog", { name: "Share / Embed" });
