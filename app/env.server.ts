@@ -329,6 +329,12 @@ const workerSchema = z.object({
    */
   SCAN_TRAIN_OPACITY_RESET_EVERY: z.coerce.number().min(0).max(1).default(0),
   SCAN_TRAINER_ITERATIONS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * How a set of more than 16 photos is matched (decision 052): "overlap" matches the pairs a quick pre-pass
+   * finds; "exhaustive" matches as before it — every pair at full detail up to 80 photos (3–4× slower on 25–50
+   * photos), neighbours in capture order and keyframes above — for sets the pre-pass cannot tie together.
+   */
+  SCAN_PHOTO_MATCHING: z.enum(["overlap", "exhaustive"]).default("overlap"),
   /** Dense stereo and fusion (issue 14): on by default; off publishes from the sparse points only. */
   SCAN_DENSE: z.enum(["on", "off"]).default("on"),
   /** The Poisson mesh export (CPU): on by default, time-boxed; a slow or failed mesh only skips the GLB. */

@@ -21,6 +21,7 @@ import { descendantPids, residentMiB } from "../tests/setup/processes";
 import { alignSimilarity } from "../tests/setup/similarity";
 import { print } from "./bench-support";
 import { REAL_CAPTURE_DIR, realCaptures, type RealCapture } from "./real-captures";
+import type { MatchingResult } from "~/worker/stages/colmap.server";
 
 
 const root = process.env.SCAN_REAL_ROOT ? path.resolve(process.env.SCAN_REAL_ROOT) : mkdtempSync(path.join(os.tmpdir(), "scanroom-real-"));
@@ -150,6 +151,9 @@ async function bench(capture: RealCapture) {
   }
   print(`  ${"end to end".padEnd(11)} ${`${fmt(seconds)} s`.padStart(9)}`);
   print(`  peak memory: ${fmt(peak.mib / 1024, 2)} GiB (the worker and its tools, during ${peak.stage})`);
+  const matching = outcome.results.matching as MatchingResult;
+  const prepass = matching.prepass ? ` (a pre-pass verified ${matching.prepass.verified} of ${matching.prepass.candidates} pairs)` : "";
+  print(`  matching: ${matching.mode}${matching.pairs === null ? "" : `, ${matching.pairs} pairs at full detail`}${prepass}`);
   const mapping = outcome.results.mapping as { registered: number; total: number; points: number; meanReprojectionError: number };
   print(`  cameras: ${mapping.registered}/${mapping.total} placed, ${mapping.points} sparse points, mean reprojection ${fmt(mapping.meanReprojectionError, 3)} px`);
   const accuracy = capture.truth ? cameraAccuracy(capture, uploadedAs, readFileSync(path.join(work, "sparse-txt/images.txt"), "utf8")) : null;

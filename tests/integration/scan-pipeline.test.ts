@@ -218,7 +218,8 @@ describe("an image-set scan", () => {
       // The orphaned matcher of the first worker was stopped before the job ran again.
       for (const pid of orphanPids) expect(() => process.kill(-pid, 0)).toThrow();
 
-      // COLMAP really placed the cameras, where the renderer put them.
+      // COLMAP really placed the cameras, where the renderer put them — matching the pairs a pre-pass chose (24 photos).
+      expect(metrics.matching).toBe("overlap");
       expect(metrics.totalImages).toBe(set.files.length);
       expect(metrics.registeredRatio).toBeGreaterThanOrEqual(0.9);
       expect(metrics.meanReprojectionError).toBeLessThanOrEqual(1.5);
