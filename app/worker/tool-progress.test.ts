@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ffmpegFrameProgressParser, mappingProgressParser, parseFeatureProgress, parseMatchingProgress, parseTrainerProgress } from "./tool-progress";
+import { ffmpegFrameProgressParser, mappingProgressParser, parseFeatureProgress, parseMatchingProgress, parseTrainerProgress, withinRange } from "./tool-progress";
 
 describe("progress from the tools' own output", () => {
   it("reads COLMAP's feature extractor", () => {
@@ -14,6 +14,14 @@ describe("progress from the tools' own output", () => {
     expect(parseMatchingProgress("Matching image [30/120] in 0.4s")).toBe(0.25);
     expect(parseMatchingProgress("Matching block [4/8] in 3.0s")).toBe(0.5);
     expect(parseMatchingProgress("Elapsed time: 0.759 [minutes]")).toBeNull();
+  });
+
+  it("places a tool's progress within its part of a stage", () => {
+    const second = withinRange(parseFeatureProgress, 0.25, 0.75);
+    expect(second("Processed file [0/10]")).toBe(0.25);
+    expect(second("Processed file [5/10]")).toBe(0.5);
+    expect(second("Processed file [10/10]")).toBe(0.75);
+    expect(second("  Features:        1489")).toBeNull();
   });
 
   it("counts registered images in the mapper's output", () => {

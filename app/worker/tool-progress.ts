@@ -7,6 +7,14 @@ import type { ProgressParser } from "~/tools/run-tool.server";
 
 const fraction = (done: number, total: number) => (total > 0 ? Math.min(1, Math.max(0, done / total)) : null);
 
+/** A parser whose fractions fill the part `from`–`to` of a stage: for a stage that runs a tool several times. */
+export function withinRange(parser: ProgressParser, from: number, to: number): ProgressParser {
+  return (line) => {
+    const done = parser(line);
+    return done === null ? null : from + done * (to - from);
+  };
+}
+
 /** colmap feature_extractor: "Processed file [12/30]". */
 export const parseFeatureProgress: ProgressParser = (line) => {
   const match = /Processed file \[(\d+)\/(\d+)\]/.exec(line);

@@ -8,7 +8,7 @@ import { readVerifiedPairs } from "../verified-pairs";
 import { evaluateQualityGate, type GateOutcome } from "../quality-gate";
 import { ToolError } from "~/tools/run-tool.server";
 import type { StageContext, StageDefinition } from "../stage";
-import { mappingProgressParser, parseFeatureProgress, parseMatchingProgress } from "../tool-progress";
+import { mappingProgressParser, parseFeatureProgress, parseMatchingProgress, withinRange } from "../tool-progress";
 import { readPhoto } from "../upright-photo.server";
 import type { FramesResult, IngestResult } from "./input.server";
 
@@ -132,10 +132,7 @@ export const featuresStage: StageDefinition<FeaturesResult> = {
           "--SiftExtraction.max_num_features", String(sift.maxFeatures),
           "--SiftExtraction.first_octave", String(sift.firstOctave),
         ],
-        (line) => {
-          const fraction = parseFeatureProgress(line);
-          return fraction === null ? null : (before + fraction * count) / total;
-        },
+        withinRange(parseFeatureProgress, before / total, (before + count) / total),
       );
       if (group) await rm(list, { force: true });
       done += count;
@@ -177,10 +174,6 @@ async function matchListed(ctx: StageContext, args: string[], pairs: Array<[stri
 async function prepassPairs(ctx: StageContext, frames: string[]): Promise<{ pairs: Array<[string, string]>; candidates: number; verified: number }> {
   const database = ctx.path("prepass.db");
   await removeDatabase(database);
-  const stage = (from: number, to: number) => (line: string) => {
-    const fraction = parseMatchingProgress(line) ?? parseFeatureProgress(line);
-    return fraction === null ? null : from + fraction * (to - from);
-  };
   await colmap(
     ctx,
     [
@@ -194,16 +187,16 @@ async function prepassPairs(ctx: StageContext, frames: string[]): Promise<{ pair
       "--SiftExtraction.max_num_features", String(PREPASS.maxFeatures),
       "--SiftExtraction.first_octave", "0",
     ],
-    stage(0, 0.05),
+    withinRange(parseFeatureProgress, 0, 0.05),
   );
   const quick = [...matcherArgs(ctx, database), "--SiftMatching.max_num_trials", String(PREPASS.maxTrials)];
   let candidates = (frames.length * (frames.length - 1)) / 2;
   if (frames.length <= PREPASS_EXHAUSTIVE_LIMIT) {
-    await colmap(ctx, ["exhaustive_matcher", ...quick], stage(0.05, 0.3));
+    await colmap(ctx, ["exhaustive_matcher", ...quick], withinRange(parseMatchingProgress, 0.05, 0.3));
   } else {
     const list = matchPairs(frames);
     candidates = list.length;
-    await matchListed(ctx, quick, list, stage(0.05, 0.3));
+    await matchListed(ctx, quick, list, withinRange(parseMatchingProgress, 0.05, 0.3));
   }
   const verified = readVerifiedPairs(database);
   await removeDatabase(database);
@@ -245,10 +238,7 @@ export const matchingStage: StageDefinition<MatchingResult> = {
       return { mode, pairs: list.length, prepass: null };
     }
     const { pairs, candidates, verified } = await prepassPairs(ctx, frames.frames);
-    await matchListed(ctx, common, pairs, (line) => {
-      const fraction = parseMatchingProgress(line);
-      return fraction === null ? null : 0.3 + 0.7 * fraction;
-    });
+    await matchListed(ctx, common, pairs, withinRange(parseMatchingProgress, 0.3, 1));
     return { mode, pairs: pairs.length, prepass: { candidates, verified } };
   },
 };
