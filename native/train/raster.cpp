@@ -59,8 +59,12 @@ void backward(const Gaussians& gs, const Camera& cam, const float background[3],
   const Projected& p = fwd.proj;
   const size_t n = gs.size();
   const int threads = omp_get_max_threads();
-  // Screen-space gradients per run of tiles (below): du dv da db dc dalpha0 dr dg db.
-  std::vector<std::vector<float>> local(threads, std::vector<float>(9 * n, 0.f));
+  // Screen-space gradients per run of tiles (below): du dv da db dc dalpha0 dr dg db. Kept between calls on a
+  // thread (megabytes, otherwise faulted in anew every iteration), zeroed each time.
+  static thread_local std::vector<std::vector<float>> kept;
+  std::vector<std::vector<float>>& local = kept;  // the calling thread's, shared with the team below
+  local.resize(threads);
+  for (auto& sums : local) sums.assign(9 * n, 0.f);
   const int tiles = ((cam.width + kTile - 1) / kTile) * ((cam.height + kTile - 1) / kTile);
   const bool avx2 = activeKernel == RasterKernel::Avx2;
   // Each thread takes one run of neighbouring tiles of about equal work (pairs in their lists, and a little per

@@ -93,7 +93,8 @@ struct ScreenSplat {
   float conic[3];    // a b c of the inverse 2D covariance: exponent −½(a dx² + c dy²) − b dx dy
   float alpha0;      // sigmoid(opacity)
   float cutoff;      // below this exponent it is not drawn (3σ, or alpha < 1/255)
-  float halfHeight;  // the cut-off ellipse's vertical half extent, pixels
+  float halfWidth;   // the cut-off ellipse's horizontal half extent, pixels
+  float halfHeight;  // and its vertical one
   float rgb[3];      // colour seen from this camera, clamped at 0
   float depth;       // camera z
 };

@@ -51,6 +51,39 @@ inline void forEachTile(const Ellipse& e, int width, int height, int tilesX, int
   }
 }
 
+// Sorts a tile's keys (depth bits above the gaussian's index) into depth order with ties by index. They arrive in
+// index order, so a stable sort on the depth bits alone gives that: least significant byte first, a counting pass
+// per byte, skipped where every key has the same byte. Short lists: a comparison sort of the whole key. Returns
+// whichever of keys/scratch holds the result.
+const uint64_t* sortByDepth(uint64_t* keys, uint64_t* scratch, size_t n) {
+  if (n < 64) {
+    std::sort(keys, keys + n);
+    return keys;
+  }
+  uint64_t *from = keys, *to = scratch;
+  for (int shift = 32; shift < 64; shift += 8) {
+    uint32_t start[256] = {0};
+    for (size_t k = 0; k < n; k++) start[(from[k] >> shift) & 255]++;
+    if (start[(from[0] >> shift) & 255] == n) continue;
+    uint32_t sum = 0;
+    for (uint32_t& bucket : start) {
+      const uint32_t count = bucket;
+      bucket = sum, sum += count;
+    }
+    for (size_t k = 0; k < n; k++) to[start[(from[k] >> shift) & 255]++] = from[k];
+    std::swap(from, to);
+  }
+  return from;
+}
+
+// Projection's working memory, kept between calls on a thread (training projects the same scene over and over:
+// megabytes a call otherwise allocated and faulted in anew).
+struct Scratch {
+  std::vector<Ellipse> ellipses;
+  std::vector<std::vector<uint32_t>> counts, cursor;  // per thread, per tile
+  std::vector<uint64_t> keys;
+};
+
 }  // namespace
 
 void project(const Gaussians& gs, const Camera& cam, Projected& p) {
@@ -58,12 +91,17 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
   p.splats.resize(n);
   p.radius.assign(n, 0);
   const int tilesX = (cam.width + kTile - 1) / kTile, tilesY = (cam.height + kTile - 1) / kTile, tiles = tilesX * tilesY;
-  std::vector<Ellipse> ellipses(n);
+  static thread_local Scratch kept;
+  Scratch& scratch = kept;  // the calling thread's, shared with the team below
+  std::vector<Ellipse>& ellipses = scratch.ellipses;
+  ellipses.resize(n);
   float centre[3];
   cam.center(centre);
   const int threads = omp_get_max_threads();
   // Per thread, how many (tile, gaussian) pairs each tile gets from that thread's share of the gaussians.
-  std::vector<std::vector<uint32_t>> counts(threads, std::vector<uint32_t>(tiles, 0));
+  std::vector<std::vector<uint32_t>>& counts = scratch.counts;
+  counts.resize(threads);
+  for (auto& each : counts) each.assign(tiles, 0);
 #pragma omp parallel for schedule(static)
   for (long li = 0; li < long(n); li++) {
     const size_t i = size_t(li);
@@ -84,7 +122,7 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
     ScreenSplat& s = p.splats[i];
     s.u = u, s.v = v;
     for (int k = 0; k < 3; k++) s.conic[k] = conic[k];
-    s.alpha0 = alpha0, s.cutoff = cutoff, s.halfHeight = halfHeight, s.depth = t.pc[2];
+    s.alpha0 = alpha0, s.cutoff = cutoff, s.halfWidth = halfWidth, s.halfHeight = halfHeight, s.depth = t.pc[2];
     float rgb[3];
     colorOf(gs, i, centre, rgb);
     for (int k = 0; k < 3; k++) s.rgb[k] = std::max(0.f, rgb[k]);
@@ -93,7 +131,9 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
   // Offsets per tile, and each thread's starting cursor inside every tile (threads fill their own slots, so the
   // list before sorting is the same for a given thread count).
   p.tileOffsets.assign(tiles + 1, 0);
-  std::vector<std::vector<uint32_t>> cursor(threads, std::vector<uint32_t>(tiles, 0));
+  std::vector<std::vector<uint32_t>>& cursor = scratch.cursor;
+  cursor.resize(threads);
+  for (auto& each : cursor) each.resize(tiles);
   for (int tile = 0; tile < tiles; tile++) {
     uint32_t at = p.tileOffsets[tile];
     for (int th = 0; th < threads; th++) cursor[th][tile] = at, at += counts[th][tile];
@@ -101,7 +141,8 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
   }
   // Keys: depth bits (positive floats order as integers) above the gaussian's index, so one integer sort per tile
   // gives depth order with ties by index.
-  std::vector<uint64_t> keys(p.tileOffsets[tiles]);
+  std::vector<uint64_t>& keys = scratch.keys;
+  keys.resize(p.tileOffsets[tiles]);
 #pragma omp parallel for schedule(static)
   for (long li = 0; li < long(n); li++) {
     const size_t i = size_t(li);
@@ -113,10 +154,16 @@ void project(const Gaussians& gs, const Camera& cam, Projected& p) {
     forEachTile(ellipses[i], cam.width, cam.height, tilesX, tilesY, [&](int tx, int ty) { keys[at[ty * tilesX + tx]++] = key; });
   }
   p.tileList.resize(keys.size());
-#pragma omp parallel for schedule(dynamic, 4)
-  for (int tile = 0; tile < tiles; tile++) {
-    std::sort(keys.begin() + p.tileOffsets[tile], keys.begin() + p.tileOffsets[tile + 1]);
-    for (uint32_t k = p.tileOffsets[tile]; k < p.tileOffsets[tile + 1]; k++) p.tileList[k] = uint32_t(keys[k]);
+#pragma omp parallel
+  {
+    std::vector<uint64_t> sorted;
+#pragma omp for schedule(dynamic, 4)
+    for (int tile = 0; tile < tiles; tile++) {
+      const uint32_t begin = p.tileOffsets[tile], count = p.tileOffsets[tile + 1] - begin;
+      if (sorted.size() < count) sorted.resize(count);
+      const uint64_t* ordered = sortByDepth(keys.data() + begin, sorted.data(), count);
+      for (uint32_t k = 0; k < count; k++) p.tileList[begin + k] = uint32_t(ordered[k]);
+    }
   }
 }
 

@@ -28,6 +28,15 @@ typedef int32_t v8i __attribute__((vector_size(32)));
 
 SR_INLINE v8f select(v8i mask, v8f yes, v8f no) { return (v8f)(((v8i)yes & mask) | ((v8i)no & ~mask)); }
 SR_INLINE float laneSum(v8f v) { return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])); }
+// Sums of adjacent lane pairs of x and y, within each half: x0+x1 x2+x3 y0+y1 y2+y3 x4+x5 x6+x7 y4+y5 y6+y7.
+SR_INLINE v8f pairSums(v8f x, v8f y) {
+  return __builtin_shufflevector(x, y, 0, 2, 8, 10, 4, 6, 12, 14) + __builtin_shufflevector(x, y, 1, 3, 9, 11, 5, 7, 13, 15);
+}
+// laneSum of each of eight vectors, as the lanes of one (each sum added in laneSum's order, so the same floats).
+SR_INLINE v8f laneSums(v8f a, v8f b, v8f c, v8f d, v8f e, v8f f, v8f g, v8f h) {
+  const v8f abcd = pairSums(pairSums(a, b), pairSums(c, d)), efgh = pairSums(pairSums(e, f), pairSums(g, h));
+  return __builtin_shufflevector(abcd, efgh, 0, 1, 2, 3, 8, 9, 10, 11) + __builtin_shufflevector(abcd, efgh, 4, 5, 6, 7, 12, 13, 14, 15);
+}
 
 // exp(x) for x ≤ 0 in every lane (libm's expf works one value at a time): Cody–Waite reduction x = n·ln2 + r
 // and a degree-6 polynomial on |r| ≤ ln2/2 (Cephes' expf), within 2 ulp of expf; below −87 it gives exp(−87)
@@ -47,15 +56,28 @@ SR_INLINE v8f expNonPositive(v8f x) {
   return poly * (v8f)bits;
 }
 
+// How many places ahead in a tile's list the kernels prefetch a splat (and, backward, its gradient sums).
+constexpr int kPrefetchAhead = 8;
+
 // One tile's pixels as lanes: row-major, 16 per row (two vectors), kTile rows.
 constexpr int kTilePixels = kTile * kTile, kTileVectors = kTilePixels / 8;
 static_assert(kTile == 16, "a tile row is two vectors of eight lanes");
 const v8f kLaneX = {0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f};
 
-// The rows of a tile (0..rows-1, top at y0) that gaussian s's cut-off ellipse reaches.
-SR_INLINE void rowsOf(const ScreenSplat& s, int y0, int rows, int& lo, int& hi) {
-  lo = std::max(0, int(std::ceil(s.v - s.halfHeight - kSlack - 0.5f)) - y0);
-  hi = std::min(rows - 1, int(std::floor(s.v + s.halfHeight + kSlack - 0.5f)) - y0);
+// The vectors of a tile (j = 2·row + half, top row at y0, left half at x0) that gaussian s's cut-off ellipse
+// reaches: its rows, and in them both halves or only one (then every other j) — a small splat, most of them, costs
+// half the lanes. j = first, first + step, … up to last; none when first > last.
+struct Reach {
+  int first, last, step;
+};
+SR_INLINE Reach reachOf(const ScreenSplat& s, int x0, int y0, int cols, int rows) {
+  const int lo = std::max(0, int(std::ceil(s.v - s.halfHeight - kSlack - 0.5f)) - y0);
+  const int hi = std::min(rows - 1, int(std::floor(s.v + s.halfHeight + kSlack - 0.5f)) - y0);
+  const int leftmost = std::max(0, int(std::ceil(s.u - s.halfWidth - kSlack - 0.5f)) - x0);
+  const int rightmost = std::min(cols - 1, int(std::floor(s.u + s.halfWidth + kSlack - 0.5f)) - x0);
+  if (lo > hi || leftmost > rightmost) return {0, -1, 1};
+  const int left = leftmost / 8, right = rightmost / 8;
+  return {2 * lo + left, 2 * hi + right, left == right ? 2 : 1};
 }
 
 // The exponent of gaussian s at the eight pixel centres of vector j of a tile row (dy below the centre).
@@ -78,12 +100,13 @@ SR_INLINE void forwardTile(const Projected& p, const Camera& cam, const float ba
   int remaining = cols * rows;
   const uint32_t begin = p.tileOffsets[tile], end = p.tileOffsets[tile + 1];
   for (uint32_t k = begin; k < end && remaining > 0; k++) {
+    // The splats are read in depth order, scattered in memory: ask for one a few ahead while this one is drawn.
+    if (k + uint32_t(kPrefetchAhead) < end) __builtin_prefetch(&p.splats[p.tileList[k + kPrefetchAhead]]);
     const ScreenSplat& s = p.splats[p.tileList[k]];
     const v8i drawnUpTo = v8i{} + int32_t(k - begin + 1);
-    int lo, hi;
-    rowsOf(s, y0, rows, lo, hi);
+    const Reach reach = reachOf(s, x0, y0, cols, rows);
     v8i stopped = {};
-    for (int j = 2 * lo; j < 2 * hi + 2; j++) {
+    for (int j = reach.first; j <= reach.last; j += reach.step) {
       v8f dx;
       const v8f power = powerAt(s, x0, j, float(y0 + j / 2) + 0.5f - s.v, dx);
       v8f alpha = s.alpha0 * expNonPositive(power);
@@ -133,12 +156,17 @@ SR_INLINE void backwardTile(const Projected& p, const Camera& cam, const float b
     }
   const uint32_t begin = p.tileOffsets[tile];
   for (int32_t k = deepest; k-- > 0;) {
+    if (k >= kPrefetchAhead) {
+      const uint32_t ahead = p.tileList[begin + k - kPrefetchAhead];
+      __builtin_prefetch(&p.splats[ahead]);
+      __builtin_prefetch(acc + 9 * size_t(ahead), 1);
+      __builtin_prefetch(acc + 9 * size_t(ahead) + 8, 1);
+    }
     const uint32_t i = p.tileList[begin + k];
     const ScreenSplat& s = p.splats[i];
-    int lo, hi;
-    rowsOf(s, y0, rows, lo, hi);
+    const Reach reach = reachOf(s, x0, y0, cols, rows);
     v8f gu = {}, gv = {}, ga = {}, gb = {}, gc = {}, gAlpha = {}, gr = {}, gg = {}, gbl = {};
-    for (int j = 2 * lo; j < 2 * hi + 2; j++) {
+    for (int j = reach.first; j <= reach.last; j += reach.step) {
       const float dy = float(y0 + j / 2) + 0.5f - s.v;
       v8f dx;
       const v8f power = powerAt(s, x0, j, dy, dx);
@@ -165,8 +193,11 @@ SR_INLINE void backwardTile(const Projected& p, const Camera& cam, const float b
       gc += dPower * (-0.5f * dy * dy);
     }
     float* a = acc + 9 * size_t(i);
-    a[0] += laneSum(gu), a[1] += laneSum(gv), a[2] += laneSum(ga), a[3] += laneSum(gb), a[4] += laneSum(gc);
-    a[5] += laneSum(gAlpha), a[6] += laneSum(gr), a[7] += laneSum(gg), a[8] += laneSum(gbl);
+    v8f sums;
+    __builtin_memcpy(&sums, a, sizeof sums);
+    sums += laneSums(gu, gv, ga, gb, gc, gAlpha, gr, gg);
+    __builtin_memcpy(a, &sums, sizeof sums);
+    a[8] += laneSum(gbl);
   }
 }
 

@@ -224,6 +224,7 @@ TrainerResult trainSplat(const TrainerOptions& o) {
   const PlateauRule plateau;
   std::vector<PlateauRule::Check> checks;  // (a resumed run starts its history again)
   double nextCheck = 0;                    // at the first iteration, then every checkEvery of the budget
+  Render r;                                // one iteration's render, its buffers reused by the next
   for (;; iteration++) {
     const double spent = secondsBefore + elapsed();
     const double fraction = std::max(spent / budget, double(iteration) / o.maxIterations);
@@ -259,7 +260,6 @@ TrainerResult trainSplat(const TrainerOptions& o) {
     }
     const Camera& camera = coarse ? view.coarse : view.camera;
     const std::vector<float>& target = coarse ? view.coarsePixels : view.pixels;
-    Render r;
     render(state.params, camera, state.background, r);
     lastLoss = l1SsimLoss(r.rgb, target, camera.width, camera.height, o.ssimWeight, dL);
     if (iteration % 10 == 0) lastPsnr = psnr(r.rgb, target);

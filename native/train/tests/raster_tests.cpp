@@ -222,6 +222,33 @@ TEST(Raster, TiledMatchesReference) {
   });
 }
 
+// Crowded tiles (hundreds of gaussians each, many at exactly the same depth): each tile's list must still be in
+// depth order with ties by index, as the reference draws them — a wrong order shows as a wrong colour.
+TEST(Raster, CrowdedTilesDrawInDepthOrderWithTiesByIndex) {
+  Camera cam = smallCamera(80, 56);
+  const float identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (int k = 0; k < 9; k++) cam.R[k] = identity[k];
+  for (float& t : cam.t) t = 0.f;  // camera z is then the mean's z, exactly: ties stay ties
+  Gaussians g = randomScene(4000, 31, 0.03f, 0.03f, -1.f, 1.f);
+  std::mt19937 rng(37);
+  std::uniform_int_distribution<int> level(0, 7);
+  for (size_t i = 0; i < g.size(); i += 2) g.mean[3 * i + 2] = 2.5f + 0.25f * float(level(rng));  // half on 8 shared depths
+  const float bg[3] = {0.2f, 0.4f, 0.6f};
+  std::vector<float> ref;
+  renderReference(g, cam, bg, ref);
+  withEachKernel([&] {
+    Render fast;
+    render(g, cam, bg, fast);
+    uint32_t longest = 0;
+    for (size_t tile = 0; tile + 1 < fast.proj.tileOffsets.size(); tile++)
+      longest = std::max(longest, fast.proj.tileOffsets[tile + 1] - fast.proj.tileOffsets[tile]);
+    const double worst = maxAbsDifference(ref, fast.rgb);
+    std::printf("[raster] crowded tiles (longest list %u): max abs difference from the reference %.3g (bound 1e-5)\n", longest, worst);
+    EXPECT_GE(longest, 256u);
+    EXPECT_LE(worst, 1e-5);
+  });
+}
+
 // Long, thin gaussians at every slant are binned only to the tiles their cut-off ellipse reaches, not to the square
 // around it: the render must still match the per-pixel reference everywhere (a tile left out shows as a gap), and
 // the tile lists must be shorter than the squares' would be.
