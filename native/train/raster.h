@@ -83,6 +83,12 @@ struct Camera {
   }
 };
 
+// A camera and its photo at that camera's size (RGB floats, camera.width × camera.height), as what trained it.
+struct PhotoView {
+  const Camera* camera;
+  const std::vector<float>* pixels;
+};
+
 // The same view for an image `factor` times the size (coarse-to-fine training): intrinsics scaled by the
 // rounded size's own ratio, so pixel centres stay where an area-averaged resize puts them.
 Camera scaledCamera(Camera c, float factor);

@@ -28,11 +28,11 @@ std::vector<Direction> fibonacciSphere(size_t m) {
 }
 
 // The mean colour of the pixels that see the shell's point in direction d; false when no view sees it.
-bool seenColor(const SkyShell& shell, const Direction& dir, const std::vector<SkyView>& views, float rgb[3]) {
+bool seenColor(const SkyShell& shell, const Direction& dir, const std::vector<PhotoView>& views, float rgb[3]) {
   const float p[3] = {shell.center[0] + shell.radius * dir.d[0], shell.center[1] + shell.radius * dir.d[1], shell.center[2] + shell.radius * dir.d[2]};
   double sum[3] = {0, 0, 0};
   int n = 0;
-  for (const SkyView& view : views) {
+  for (const PhotoView& view : views) {
     const Camera& c = *view.camera;
     float q[3];
     for (int r = 0; r < 3; r++) q[r] = c.R[r * 3] * p[0] + c.R[r * 3 + 1] * p[1] + c.R[r * 3 + 2] * p[2] + c.t[r];
@@ -87,7 +87,7 @@ SkyShell skyShellAround(const float centroid[3], float sceneExtent, const std::v
   return shell;
 }
 
-Gaussians skySplats(const SkyShell& shell, const std::vector<SkyView>& views, size_t target, float opacity) {
+Gaussians skySplats(const SkyShell& shell, const std::vector<PhotoView>& views, size_t target, float opacity) {
   Gaussians g;
   if (target == 0 || views.empty() || !(shell.radius > 0)) return g;
   // Directions the views see, on a sphere fine enough that about `target` of them are seen.

@@ -21,15 +21,10 @@ struct SkyShell {
 // of the (99th percentile of the) initial points when that is farther.
 SkyShell skyShellAround(const float centroid[3], float sceneExtent, const std::vector<float>& pointsXyz, float factor = 10.f);
 
-struct SkyView {
-  const Camera* camera;
-  const std::vector<float>* pixels;  // RGB floats, camera.width × camera.height
-};
-
 // About `target` gaussians spread evenly (a Fibonacci sphere) over the directions at least one view sees (or nearly:
 // a tenth of the picture beyond its edges), each
 // flat (thin along the radius), overlapping its neighbours, coloured by the mean of the pixels that see it, with
 // opacity `opacity`. Empty when no view sees any direction or target is 0.
-Gaussians skySplats(const SkyShell& shell, const std::vector<SkyView>& views, size_t target, float opacity = 0.9f);
+Gaussians skySplats(const SkyShell& shell, const std::vector<PhotoView>& views, size_t target, float opacity = 0.9f);
 
 }  // namespace sr::train

@@ -190,7 +190,7 @@ TrainerResult trainSplat(const TrainerOptions& o) {
   size_t skySplatCount = 0;
   if (!resumed) {
     state.params = gaussiansFromPoints(initPoints, 0.1f);
-    std::vector<SkyView> skyViews;
+    std::vector<PhotoView> skyViews;
     for (const auto& v : train) skyViews.push_back({&v.camera, &v.pixels});
     // At most 1.5 % of the scene's gaussians: viewers frame a splat by the 2nd–98th percentiles of its centres.
     const size_t skyCount = std::min(size_t(o.skySplats), std::max<size_t>(std::min<size_t>(200, size_t(o.skySplats)), state.params.size() * 3 / 200));
@@ -303,13 +303,15 @@ TrainerResult trainSplat(const TrainerOptions& o) {
   }
 
   // No gaussian a camera looked through: training never drew what lies nearer than a camera's near plane, so a
-  // floater there (a stray fused point beside a camera) was never corrected, and viewers would see it.
-  std::vector<Camera> cameras;
+  // floater well inside it (a stray fused point beside a camera) was never corrected, and viewers would see it
+  // (clearOfNearPlanes says which go; the photos are at the training size).
+  std::vector<PhotoView> photos;
   for (const auto* views : {&train, &held})
-    for (const View& v : *views) cameras.push_back(v.full);
-  const std::vector<char> clear = clearOfNearPlanes(state.params, cameras);
+    for (const View& v : *views) photos.push_back({&v.camera, &v.pixels});
+  const std::vector<char> clear = clearOfNearPlanes(state.params, photos);
   const size_t nearRemoved = size_t(std::count(clear.begin(), clear.end(), 0));
   if (nearRemoved) keepOnly(state.params, nullptr, clear);
+  std::printf("removed %zu gaussians a camera looked through\n", nearRemoved);
   // The published splat keeps the region of interest, and the sky splats beyond it.
   RegionOfInterest roi;
   size_t cropped = nearRemoved;

@@ -1,6 +1,7 @@
 #include "train/training.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace sr::train {
@@ -107,20 +108,27 @@ float nearPlaneFromDepths(std::vector<float> depths, float fallback) {
   return 0.5f * percentile(std::move(depths), 0.02);
 }
 
-std::vector<char> clearOfNearPlanes(const Gaussians& g, const std::vector<Camera>& cameras) {
+std::vector<char> clearOfNearPlanes(const Gaussians& g, const std::vector<PhotoView>& views, float tolerance) {
   std::vector<char> keep(g.size(), 1);
+  std::vector<std::array<float, 3>> centres(views.size());
+  for (size_t k = 0; k < views.size(); k++) views[k].camera->center(centres[k].data());
 #pragma omp parallel for schedule(static)
   for (long li = 0; li < long(g.size()); li++) {
-    const float* m = &g.mean[3 * size_t(li)];
-    for (const Camera& cam : cameras) {
+    const size_t i = size_t(li);
+    const float* m = &g.mean[3 * i];
+    for (size_t k = 0; k < views.size() && keep[i]; k++) {
+      const Camera& cam = *views[k].camera;
       float pc[3];
       for (int r = 0; r < 3; r++) pc[r] = cam.R[r * 3] * m[0] + cam.R[r * 3 + 1] * m[1] + cam.R[r * 3 + 2] * m[2] + cam.t[r];
-      if (!(pc[2] > 0.f && pc[2] < cam.near)) continue;
+      if (!(pc[2] > 0.f && pc[2] < kLookedThroughShare * cam.near)) continue;
       const float u = cam.fx * pc[0] / pc[2] + cam.cx, v = cam.fy * pc[1] / pc[2] + cam.cy;
-      if (u >= 0.f && u < float(cam.width) && v >= 0.f && v < float(cam.height)) {
-        keep[size_t(li)] = 0;
-        break;
-      }
+      if (!(u >= 0.f && u < float(cam.width) && v >= 0.f && v < float(cam.height))) continue;
+      float rgb[3];
+      shColor(g, i, centres[k].data(), rgb);
+      const float* photo = &(*views[k].pixels)[3 * (size_t(v) * size_t(cam.width) + size_t(u))];
+      float difference = 0.f;
+      for (int ch = 0; ch < 3; ch++) difference += std::fabs(std::clamp(rgb[ch], 0.f, 1.f) - photo[ch]) / 3.f;
+      if (difference > tolerance) keep[i] = 0;
     }
   }
   return keep;

@@ -231,7 +231,9 @@ export const splatStage: StageDefinition<SplatResult> = {
   //    gaussians centred beyond 1.3× the field of view not drawn (a sky splat beside a camera fogged its view).
   // 7: gaussians drawn inside 3σ and binned to the tiles their ellipse reaches; training stops on the validation
   //    views' plateau (issue 34).
-  version: 7,
+  // 8: only gaussians well inside a camera's near plane, unlike its photo there, are removed after training (the
+  //    ground and walls round a courtyard's cameras were removed too).
+  version: 8,
   outputs: ["splat"],
   params: (ctx) => {
     const gpu = ctx.config.SCAN_TRAINER_COMMAND ?? null;

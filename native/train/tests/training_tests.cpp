@@ -450,25 +450,32 @@ TEST(Trainer, OptionsCheckNamesTheOptionOutOfRange) {
   EXPECT_THROW(parseHexColor("1e1f2", rgb), std::invalid_argument);
 }
 
-// A camera at the origin looking down +z, its near plane at 1: what it sees nearer than that goes, nothing else.
+// A camera at the origin looking down +z, its near plane at 1, its photo a plain grey: what it sees nearer than half
+// that in another colour goes (it looked through it); what shows the photo's own grey there, or lies between half
+// the near plane and the near plane (ground other cameras trained), stays; nothing else goes.
 TEST(Training, GaussiansACameraLookedThroughAreRemoved) {
   Camera cam{};
   cam.R[0] = cam.R[4] = cam.R[8] = 1.f;
   cam.fx = cam.fy = 100.f, cam.cx = 50.f, cam.cy = 40.f, cam.width = 100, cam.height = 80;
   cam.near = 1.f;
+  const std::vector<float> grey(size_t(3) * 100 * 80, 0.2f);
   Gaussians g;
-  g.resize(5);
-  const float centres[5][3] = {
-      {0.f, 0.f, 0.5f},   // in the picture, nearer than the near plane: a floater the camera looked through
-      {2.f, 0.f, 0.5f},   // as near, but outside the picture (u = 450): the camera never looked there
-      {0.f, 0.f, 2.f},    // beyond the near plane: trained in this view
-      {0.f, 0.f, -0.5f},  // behind the camera
-      {0.1f, 0.1f, 0.99f},
+  g.resize(7);
+  const float centres[7][3] = {
+      {0.f, 0.f, 0.3f},     // in the picture, nearer than half the near plane, mid-grey: a floater it looked through
+      {2.f, 0.f, 0.3f},     // as near, but outside the picture (u = 717): the camera never looked there
+      {0.f, 0.f, 2.f},      // beyond the near plane: trained in this view
+      {0.f, 0.f, -0.3f},    // behind the camera
+      {0.1f, 0.1f, 0.49f},  // nearer than half, mid-grey: goes
+      {-0.1f, 0.1f, 0.3f},  // as near, but the photo's grey (0.22 against 0.2): stays
+      {0.f, 0.1f, 0.8f},    // mid-grey, nearer than the near plane but not half of it: stays
   };
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 7; i++)
     for (int k = 0; k < 3; k++) g.mean[3 * i + k] = centres[i][k];
-  EXPECT_EQ(clearOfNearPlanes(g, {cam}), (std::vector<char>{0, 1, 1, 1, 0}));
+  for (int k = 0; k < 3; k++) g.color[3 * 5 + k] = (0.22f - 0.5f) / kSHC0;  // the others 0: 0.5, unlike the photo
+  EXPECT_EQ(clearOfNearPlanes(g, {{&cam, &grey}}), (std::vector<char>{0, 1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(clearOfNearPlanes(g, {{&cam, &grey}}, 0.f), (std::vector<char>{0, 1, 1, 1, 0, 0, 1}));  // no tolerance: every colour differs
   Camera far = cam;
   far.near = 0.4f;  // a camera whose near plane is nearer keeps them all
-  EXPECT_EQ(clearOfNearPlanes(g, {far}), (std::vector<char>{1, 1, 1, 1, 1}));
+  EXPECT_EQ(clearOfNearPlanes(g, {{&far, &grey}}), (std::vector<char>(7, 1)));
 }
