@@ -145,6 +145,20 @@ void withEachKernel(Check&& check) {
   setRasterKernel(before);
 }
 
+// The tiled render of g with each kernel against the per-pixel reference on the same background: `check` gets the
+// tiled render and the largest difference from the reference (the tests bound it at 1e-5: the renderers must agree).
+template <typename Check>
+void againstReferenceWithEachKernel(const Gaussians& g, const Camera& cam, Check&& check) {
+  const float bg[3] = {0.2f, 0.4f, 0.6f};
+  std::vector<float> ref;
+  renderReference(g, cam, bg, ref);
+  withEachKernel([&] {
+    Render fast;
+    render(g, cam, bg, fast);
+    check(fast, maxAbsDifference(ref, fast.rgb));
+  });
+}
+
 TEST(Raster, GradientsMatchFiniteDifferences) {
   withEachKernel([] { checkGradients(0); });
 }
@@ -210,13 +224,7 @@ TEST(Raster, TiledMatchesReference) {
   const Camera cam = smallCamera(80, 56);
   // (random scenes: cut-offs and tiles matter here, the renderers must agree exactly)
   const Gaussians g = randomScene(300, 11, 0.03f, 0.05f, 0.f, 2.f);
-  const float bg[3] = {0.2f, 0.4f, 0.6f};
-  std::vector<float> ref;
-  renderReference(g, cam, bg, ref);
-  withEachKernel([&] {
-    Render fast;
-    render(g, cam, bg, fast);
-    const double worst = maxAbsDifference(ref, fast.rgb);
+  againstReferenceWithEachKernel(g, cam, [](const Render&, double worst) {
     std::printf("[raster] tiled vs reference on 300 random gaussians: max abs difference %.3g (bound 1e-5)\n", worst);
     EXPECT_LE(worst, 1e-5);
   });
@@ -233,16 +241,10 @@ TEST(Raster, CrowdedTilesDrawInDepthOrderWithTiesByIndex) {
   std::mt19937 rng(37);
   std::uniform_int_distribution<int> level(0, 7);
   for (size_t i = 0; i < g.size(); i += 2) g.mean[3 * i + 2] = 2.5f + 0.25f * float(level(rng));  // half on 8 shared depths
-  const float bg[3] = {0.2f, 0.4f, 0.6f};
-  std::vector<float> ref;
-  renderReference(g, cam, bg, ref);
-  withEachKernel([&] {
-    Render fast;
-    render(g, cam, bg, fast);
+  againstReferenceWithEachKernel(g, cam, [](const Render& fast, double worst) {
     uint32_t longest = 0;
     for (size_t tile = 0; tile + 1 < fast.proj.tileOffsets.size(); tile++)
       longest = std::max(longest, fast.proj.tileOffsets[tile + 1] - fast.proj.tileOffsets[tile]);
-    const double worst = maxAbsDifference(ref, fast.rgb);
     std::printf("[raster] crowded tiles (longest list %u): max abs difference from the reference %.3g (bound 1e-5)\n", longest, worst);
     EXPECT_GE(longest, 256u);
     EXPECT_LE(worst, 1e-5);
@@ -259,13 +261,7 @@ TEST(Raster, ThinSlantedGaussiansReachEveryTileTheyCover) {
   std::mt19937 rng(29);
   std::uniform_real_distribution<float> uni(-1.f, 1.f);
   for (size_t i = 0; i < g.size(); i++) g.logScale[3 * i] = std::log(0.2f + 0.2f * (uni(rng) + 1.f));
-  const float bg[3] = {0.2f, 0.4f, 0.6f};
-  std::vector<float> ref;
-  renderReference(g, cam, bg, ref);
-  withEachKernel([&] {
-    Render fast;
-    render(g, cam, bg, fast);
-    const double worst = maxAbsDifference(ref, fast.rgb);
+  againstReferenceWithEachKernel(g, cam, [&](const Render& fast, double worst) {
     // The squares 3σ of the larger axis would cover, counted from each drawn gaussian's radius.
     size_t squares = 0;
     const int tilesX = (cam.width + kTile - 1) / kTile, tilesY = (cam.height + kTile - 1) / kTile;
