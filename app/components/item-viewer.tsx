@@ -4,6 +4,7 @@ import { modelDownloadNeedsToken } from "~/domain/item-presenter";
 import type { ViewerSettings } from "~/domain/viewer-settings";
 import { usePublicEnv } from "~/components/use-public-env";
 import { xorKeyFromString } from "~/lib/xor";
+import type { ArFiles } from "~/viewer/ar";
 import type { PartTransform } from "~/viewer/types";
 import type { CameraView } from "~/viewer/camera-view";
 import { ModelViewer, type ModelViewerProps } from "./model-viewer";
@@ -29,6 +30,16 @@ function openingView(settings: { camera?: CameraView | null; fov?: number | null
   return { ...settings.camera, fov: settings.fov };
 }
 
+/**
+ * The AR files as the phone's viewer fetches them: absolute, and the GLB only for a model others may see — Scene
+ * Viewer fetches without the site's cookie, so a private model's file would be refused (Quick Look sends it).
+ */
+function arFilesOf(item: { name?: string | null; visibility?: string; ar?: { usdz_url: string; glb_url: string } | null }): ArFiles | null {
+  if (!item.ar || typeof window === "undefined") return null;
+  const absolute = (url: string) => new URL(url, window.location.href).href;
+  return { usdz: absolute(item.ar.usdz_url), glb: item.visibility === "private" ? null : absolute(item.ar.glb_url), ...(item.name ? { title: item.name } : {}) };
+}
+
 export function ItemViewer({
   item,
   background,
@@ -40,6 +51,7 @@ export function ItemViewer({
   show = "splat",
 }: {
   item: {
+    name?: string | null;
     model_url: string | null;
     /** A coarse level of model_url's splat (about a tenth of its splats), shown while model_url arrives. */
     model_coarse_url?: string | null;
@@ -53,6 +65,8 @@ export function ItemViewer({
     mesh_url?: string | null;
     /** Its light level (≤ 50k triangles), which "View in your space" places. */
     mesh_lite_url?: string | null;
+    /** The server's AR files (USDZ, GLB) of the model's mesh, relative to the site. */
+    ar?: { usdz_url: string; glb_url: string } | null;
     /** Public and unlisted models download without waiting for the sign-in state (no token needed). */
     visibility?: string;
     settings?: Pick<ViewerSettings, "camera" | "background" | "autorotate"> & Partial<Pick<ViewerSettings, "autorotate_speed" | "fov">>;
@@ -120,6 +134,7 @@ export function ItemViewer({
       onError={onError}
       source={source}
       arModel={item.mesh_lite_url && !sceneParts ? { url: item.mesh_lite_url, token: needsToken ? token : null, xorKey } : null}
+      arFiles={sceneParts ? null : arFilesOf(item)}
     />
   );
 }

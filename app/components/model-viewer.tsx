@@ -13,6 +13,7 @@ import { isSceneSource, partFailureNotice, sceneFilesKey, transformsKey, type Pa
 import { DEFAULT_BACKGROUND, INITIAL_STATE, isCancellation, loadingProgress, reasonOf, type ViewState } from "./model-viewer-state";
 import { styles } from "./model-viewer-styles";
 import { ViewerToolbar } from "./viewer-toolbar";
+import type { ArFiles } from "~/viewer/ar";
 
 export type { ScenePartSource, SceneSource } from "./scene-source";
 
@@ -58,6 +59,8 @@ export interface ModelViewerProps {
    * downloaded on the first use; read when the source starts loading.
    */
   arModel?: ModelSource | null;
+  /** The server's AR files of the model (issue 35 item 1): what AR Quick Look and Scene Viewer open; read with arModel. */
+  arFiles?: ArFiles | null;
 }
 
 
@@ -73,6 +76,7 @@ export function ModelViewer({
   onError,
   onViewer,
   arModel,
+  arFiles,
 }: ModelViewerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -90,12 +94,14 @@ export function ModelViewer({
   const onErrorRef = useRef(onError);
   const onViewerRef = useRef(onViewer);
   const arModelRef = useRef(arModel);
+  const arFilesRef = useRef(arFiles);
   const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, autorotateSpeed, fov, initialCamera });
   useEffect(() => {
     onReadyRef.current = onReady;
     onErrorRef.current = onError;
     onViewerRef.current = onViewer;
     arModelRef.current = arModel;
+    arFilesRef.current = arFiles;
     optionsRef.current = { background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, autorotateSpeed, fov, initialCamera };
     sourceRef.current = source;
   });
@@ -218,6 +224,7 @@ export function ModelViewer({
       });
       const ar = arModelRef.current;
       if (ar) viewer.setArModel(() => downloadModel({ url: ar.url, token: ar.token, xorKey: ar.xorKey, signal: abort.signal }));
+      viewer.setArFiles(arFilesRef.current ?? null);
       viewer.on("ready", (info) => onReadyRef.current?.(info));
       viewer.on("error", fail); // also reports failures after the model was shown, e.g. a lost WebGL context
       viewer.on("preview", () => {

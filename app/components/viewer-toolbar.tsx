@@ -105,7 +105,7 @@ export function ViewerToolbar({ viewer, frame }: { viewer: Viewer; frame: RefObj
   }, [showQr, qr]);
 
   const fly = mode === "fly";
-  const phoneAr = !!ar && (ar.webxr || ar.quickLook);
+  const phoneAr = !!ar && (ar.webxr || ar.quickLook || ar.sceneViewer);
   return (
     <>
       <div className="mv-toolbar" style={styles.bar} role="toolbar" aria-label="Viewer controls">

@@ -1,3 +1,4 @@
+import { presentArLinks } from "./ar-model";
 import { coarseObject, deliveredObject } from "./delivery-copy";
 import type { ItemWithOwner } from "./item-access.server";
 import { publicDisplayName } from "./public-name";
@@ -7,6 +8,7 @@ import { migrateViewerSettings } from "./viewer-settings";
 /** The API's view of an item (snake_case, SPEC §3). Read models live here, not in routes. */
 export function presentItem(item: ItemWithOwner, viewerId: string | null) {
   const isOwner = viewerId === item.ownerId;
+  const settings = migrateViewerSettings(item.settings, item.settingsVersion);
   return {
     id: item.id,
     name: item.name,
@@ -31,6 +33,9 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     // A scan's textured mesh (GLB) and its light level for AR and product pages, for whoever sees the item.
     mesh_url: item.meshKey ? `/v1/item/${item.id}/file?variant=mesh` : null,
     mesh_lite_url: item.meshLiteKey ? `/v1/item/${item.id}/file?variant=mesh_lite` : null,
+    // Plain files for "View in your space" (made on the server at the model's real-world scale): a USDZ for AR
+    // Quick Look and a GLB for Scene Viewer; null when there is no mesh to place.
+    ar: presentArLinks(item, settings.meters_per_unit),
     // ?v= names the image version, so a new thumbnail is never hidden by a cached one.
     thumbnail_url: item.thumbnailKey ? `/v1/item/${item.id}/thumbnail?v=${item.thumbnailKey.split("/").pop()}` : null,
     is_preview: item.isPreview,
@@ -47,7 +52,7 @@ export function presentItem(item: ItemWithOwner, viewerId: string | null) {
     is_watermark_enabled: item.isWatermarkEnabled,
     // Whether others who see it may download its files (GET /v1/item/{id}/downloads).
     allow_downloads: item.allowDownloads,
-    settings: migrateViewerSettings(item.settings, item.settingsVersion),
+    settings,
     owner: { id: item.owner.id, display_name: publicDisplayName(item.owner) },
     is_owner: isOwner,
     moderation_reason: isOwner ? item.moderationReason : null,

@@ -52,7 +52,8 @@ export interface ShopifyGlbReport {
   extensionsUsed: string[];
 }
 
-async function nodeIO(): Promise<NodeIO> {
+/** glTF-Transform's reader and writer with every extension and the meshopt decoder (the core-glTF copy's other users read it back with it). */
+export async function nodeIO(): Promise<NodeIO> {
   await Promise.all([MeshoptDecoder.ready, MeshoptSimplifier.ready]);
   return new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR)).registerExtensions(ALL_EXTENSIONS).registerDependencies({ "meshopt.decoder": MeshoptDecoder });
 }

@@ -170,7 +170,7 @@ export default function AuthPage() {
   const signInWithGoogle = () =>
     run(async () => {
       const { firebaseAuth, fb } = await authModule();
-      await fb.signInWithPopup(firebaseAuth(firebaseConfig), new fb.GoogleAuthProvider());
+      await fb.signInWithPopup(firebaseAuth(firebaseConfig), new fb.GoogleAuthProvider(), fb.browserPopupRedirectResolver);
     });
 
   const continueAfterVerification = () =>

@@ -13,9 +13,17 @@ const fakes = vi.hoisted(() => ({
   runWebXrAr: vi.fn(),
   exportUsdz: vi.fn(),
   openQuickLook: vi.fn(),
+  openInTopWindow: vi.fn(),
 }));
 vi.mock("./load-gltf", () => ({ loadGltf: fakes.loadGltf, createGltfLoader: fakes.createGltfLoader }));
-vi.mock("./ar", () => ({ detectArSupport: fakes.detectArSupport, runWebXrAr: fakes.runWebXrAr, exportUsdz: fakes.exportUsdz, openQuickLook: fakes.openQuickLook }));
+vi.mock("./ar", async (importOriginal) => ({
+  sceneViewerIntent: (await importOriginal<typeof import("./ar")>()).sceneViewerIntent,
+  detectArSupport: fakes.detectArSupport,
+  runWebXrAr: fakes.runWebXrAr,
+  exportUsdz: fakes.exportUsdz,
+  openQuickLook: fakes.openQuickLook,
+  openInTopWindow: fakes.openInTopWindow,
+}));
 
 function fakeModel(kind: LoadedModel["kind"]): LoadedModel & { dispose: ReturnType<typeof vi.fn> } {
   return { kind, object: new Group(), bounds: { min: [0, 0, 0], max: [1, 1, 1] }, dispose: vi.fn() };
@@ -48,7 +56,7 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 beforeEach(() => {
   vi.clearAllMocks();
   fakes.createGltfLoader.mockImplementation(() => ({ loader: {}, dispose: vi.fn() }));
-  fakes.detectArSupport.mockResolvedValue({ webxr: true, quickLook: false });
+  fakes.detectArSupport.mockResolvedValue({ webxr: true, quickLook: false, sceneViewer: false });
 });
 
 describe("createArController", () => {
@@ -74,7 +82,7 @@ describe("createArController", () => {
   it("places nothing for a splat without an AR model, and offers no AR route", async () => {
     const { ar } = rig(fakeModel("splat"));
     expect(await ar.arObject()).toBeNull();
-    expect(await ar.arSupport()).toEqual({ webxr: false, quickLook: false });
+    expect(await ar.arSupport()).toEqual({ webxr: false, quickLook: false, sceneViewer: false });
     expect(fakes.detectArSupport).not.toHaveBeenCalled();
     await expect(ar.viewInAr()).rejects.toThrow("Only 3D meshes (glTF) can be viewed in your space");
   });
@@ -85,7 +93,7 @@ describe("createArController", () => {
     fakes.loadGltf.mockResolvedValue(decoded);
     const source = vi.fn(async () => glbBytes());
     ar.setArModel(source);
-    expect(await ar.arSupport()).toEqual({ webxr: true, quickLook: false });
+    expect(await ar.arSupport()).toEqual({ webxr: true, quickLook: false, sceneViewer: false });
     expect(await ar.arObject()).toBe(decoded.object);
     expect(await ar.arObject()).toBe(decoded.object);
     expect(source).toHaveBeenCalledTimes(1);
@@ -128,7 +136,7 @@ describe("createArController", () => {
     ar.dispose();
     await flush();
     expect(second.dispose).toHaveBeenCalledTimes(1);
-    expect(await ar.arSupport()).toEqual({ webxr: false, quickLook: false }); // no AR model any more
+    expect(await ar.arSupport()).toEqual({ webxr: false, quickLook: false, sceneViewer: false }); // no AR model any more
   });
 
   it("cancels an AR model load once the viewer is disposed", async () => {
@@ -157,11 +165,43 @@ describe("createArController", () => {
     const { ar } = rig(mesh);
     const usdz = new Blob(["usdz"]);
     fakes.exportUsdz.mockResolvedValue(usdz);
-    fakes.detectArSupport.mockResolvedValue({ webxr: false, quickLook: true });
+    fakes.detectArSupport.mockResolvedValue({ webxr: false, quickLook: true, sceneViewer: false });
     await ar.viewInAr();
     expect(fakes.exportUsdz).toHaveBeenCalledWith(mesh.object);
     expect(fakes.openQuickLook).toHaveBeenCalledWith(usdz);
-    fakes.detectArSupport.mockResolvedValue({ webxr: false, quickLook: false });
-    await expect(ar.viewInAr()).rejects.toThrow("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
+    fakes.detectArSupport.mockResolvedValue({ webxr: false, quickLook: false, sceneViewer: false });
+    await expect(ar.viewInAr()).rejects.toThrow("Viewing in your space needs an ARCore phone or Safari on an iPhone or iPad");
+  });
+
+  it("opens the server's USDZ in AR Quick Look and its GLB in Scene Viewer, decoding and converting nothing", async () => {
+    vi.stubGlobal("window", { location: { href: "https://scanroom.example/item/1" } });
+    const splat = fakeModel("splat");
+    const { ar } = rig(splat);
+    const files = { usdz: "https://scanroom.example/v1/item/1/ar/usdz?v=ab", glb: "https://scanroom.example/v1/item/1/ar/glb?v=ab", title: "Oak chair" };
+    fakes.detectArSupport.mockResolvedValue({ webxr: false, quickLook: false, sceneViewer: true });
+    expect(ar.canPlaceInAr()).toBe(false);
+    ar.setArFiles(files);
+    expect(ar.canPlaceInAr()).toBe(true); // a splat with the server's files of its mesh
+    expect(await ar.arSupport()).toEqual({ webxr: false, quickLook: false, sceneViewer: true });
+    await ar.viewInAr();
+    const intent = fakes.openInTopWindow.mock.calls[0][0] as string;
+    expect(intent).toMatch(/^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.0\?/);
+    const query = new URLSearchParams(intent.slice(intent.indexOf("?") + 1, intent.indexOf("#")));
+    expect(Object.fromEntries(query)).toEqual({ file: files.glb, mode: "ar_preferred", resizable: "false", title: "Oak chair" });
+    expect(intent).toContain(";package=com.google.ar.core;");
+    expect(intent).toContain(`;S.browser_fallback_url=${encodeURIComponent("https://scanroom.example/item/1")};end;`);
+
+    fakes.detectArSupport.mockResolvedValue({ webxr: false, quickLook: true, sceneViewer: false });
+    await ar.viewInAr();
+    expect(fakes.openQuickLook).toHaveBeenCalledWith(files.usdz);
+    expect(fakes.exportUsdz).not.toHaveBeenCalled();
+    expect(fakes.loadGltf).not.toHaveBeenCalled();
+
+    // Without the GLB (a private model: Scene Viewer fetches without the site's cookie) Android has no route.
+    ar.setArFiles({ usdz: files.usdz, glb: null });
+    fakes.detectArSupport.mockResolvedValue({ webxr: false, quickLook: false, sceneViewer: true });
+    expect(await ar.arSupport()).toEqual({ webxr: false, quickLook: false, sceneViewer: false });
+    await expect(ar.viewInAr()).rejects.toThrow("Viewing in your space needs an ARCore phone or Safari on an iPhone or iPad");
+    vi.unstubAllGlobals();
   });
 });

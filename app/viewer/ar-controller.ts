@@ -1,17 +1,20 @@
 /**
  * "View in your space" for the viewer: which object AR places (the mesh on show, else the AR model set by
- * setArModel), which routes this browser offers, and opening it (WebXR, else AR Quick Look). The AR code
- * itself (ar.ts) loads only when asked for.
+ * setArModel), which routes this browser offers, and opening it (WebXR, else the phone's AR viewer with the
+ * server's files set by setArFiles: AR Quick Look or Scene Viewer). The AR code itself (ar.ts) loads only when
+ * asked for.
  */
 import type { Object3D } from "three";
 import { detectFileFormat } from "../formats/model-format";
-import type { ArSupport } from "./ar";
+import type { ArFiles, ArSupport } from "./ar";
 import { EMPTY_OR_CORRUPTED, LoadCancelledError } from "./errors";
 import type { LoadedModel } from "./loaded-model";
 import type { ViewerContext } from "./viewer-context";
 
 export interface ArController {
   setArModel(load: (() => Promise<ArrayBuffer>) | null): void;
+  /** The server's AR files of the model on show (null: none; Quick Look then gets a USDZ made here). */
+  setArFiles(files: ArFiles | null): void;
   /** What AR shows: the mesh on show, else the AR model (null when there is neither). */
   arObject(): Promise<Object3D | null>;
   arSupport(): Promise<ArSupport>;
@@ -27,6 +30,7 @@ export function createArController(ctx: ViewerContext): ArController {
   // downloaded and decoded on the first "View in your space", kept for the next, freed with the viewer.
   let arModelSource: (() => Promise<ArrayBuffer>) | null = null;
   let arModelLoad: Promise<LoadedModel> | null = null;
+  let arFiles: ArFiles | null = null;
 
   function setArModel(load: (() => Promise<ArrayBuffer>) | null): void {
     arModelSource = load;
@@ -67,21 +71,37 @@ export function createArController(ctx: ViewerContext): ArController {
 
   function canPlaceInAr(): boolean {
     const { model } = ctx;
-    return model?.kind === "mesh" || (!!model && !!arModelSource);
+    return model?.kind === "mesh" || (!!model && (!!arModelSource || !!arFiles));
   }
 
+  /** The routes of this browser that can show this model: Scene Viewer only with the server's GLB. */
   async function arSupport(): Promise<ArSupport> {
-    if (!canPlaceInAr()) return { webxr: false, quickLook: false };
+    if (!canPlaceInAr()) return { webxr: false, quickLook: false, sceneViewer: false };
     const { detectArSupport } = await import("./ar"); // AR code loads when a mesh (or an AR model) asks for it
-    return detectArSupport();
+    const support = await detectArSupport();
+    const placeable = ctx.model?.kind === "mesh" || !!arModelSource;
+    return {
+      webxr: support.webxr && placeable,
+      quickLook: support.quickLook && (placeable || !!arFiles),
+      sceneViewer: support.sceneViewer && !!arFiles?.glb,
+    };
   }
 
   async function viewInAr(): Promise<void> {
     const { model } = ctx;
-    if (!model || !ctx.renderer || !ctx.loop || (model.kind !== "mesh" && !arModelSource)) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
-    const { detectArSupport, exportUsdz, openQuickLook, runWebXrAr } = await import("./ar");
-    const support = await detectArSupport();
-    if (!support.webxr && !support.quickLook) throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
+    if (!model || !ctx.renderer || !ctx.loop || !canPlaceInAr()) throw new Error("Only 3D meshes (glTF) can be viewed in your space");
+    const { exportUsdz, openInTopWindow, openQuickLook, runWebXrAr, sceneViewerIntent } = await import("./ar");
+    const support = await arSupport();
+    if (!support.webxr && !support.quickLook && !support.sceneViewer) throw new Error("Viewing in your space needs an ARCore phone or Safari on an iPhone or iPad");
+    // The phone's own viewer with the server's files: nothing to decode or convert here.
+    if (!support.webxr && support.quickLook && arFiles) {
+      openQuickLook(arFiles.usdz);
+      return;
+    }
+    if (!support.webxr && support.sceneViewer && arFiles?.glb) {
+      openInTopWindow(sceneViewerIntent({ glbUrl: arFiles.glb, title: arFiles.title, fallbackUrl: window.location.href }));
+      return;
+    }
     const object = await arObject();
     const { renderer, loop } = ctx;
     if (!object || ctx.disposed || !renderer || !loop) return;
@@ -99,8 +119,18 @@ export function createArController(ctx: ViewerContext): ArController {
       openQuickLook(await exportUsdz(object));
       return;
     }
-    throw new Error("Viewing in your space needs Chrome on an ARCore phone or Safari on an iPhone or iPad");
+    throw new Error("Viewing in your space needs an ARCore phone or Safari on an iPhone or iPad");
   }
 
-  return { setArModel, arObject, arSupport, canPlaceInAr, viewInAr, dispose: () => setArModel(null) };
+  return {
+    setArModel,
+    setArFiles: (files: ArFiles | null) => {
+      arFiles = files;
+    },
+    arObject,
+    arSupport,
+    canPlaceInAr,
+    viewInAr,
+    dispose: () => setArModel(null),
+  };
 }

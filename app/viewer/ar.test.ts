@@ -38,7 +38,7 @@ describe("AR placement", () => {
   });
 
   it("offers no AR route outside a browser", async () => {
-    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: false });
+    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: false, sceneViewer: false });
   });
 });
 
@@ -62,14 +62,23 @@ describe("AR support in a browser", () => {
 
   it("asks WebXR for immersive-ar where the page may use spatial tracking", async () => {
     const { isSessionSupported } = browser({ permissionsPolicy: ["xr-spatial-tracking", "fullscreen"] });
-    expect(await detectArSupport()).toEqual({ webxr: true, quickLook: false });
+    expect(await detectArSupport()).toEqual({ webxr: true, quickLook: false, sceneViewer: false });
     expect(isSessionSupported).toHaveBeenCalledWith("immersive-ar");
   });
 
   it("in a frame whose Permissions Policy withholds spatial tracking, has no WebXR and never asks for it", async () => {
     const { isSessionSupported } = browser({ permissionsPolicy: ["fullscreen"] }, { quickLook: true });
-    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: true });
+    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: true, sceneViewer: false });
     expect(isSessionSupported).not.toHaveBeenCalled();
+  });
+
+  it("offers Scene Viewer on Android (any browser there: an intent URL), never on an iPhone", async () => {
+    vi.stubGlobal("navigator", { userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36" });
+    vi.stubGlobal("document", { createElement: () => ({ relList: { supports: () => false } }) });
+    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: false, sceneViewer: true });
+    vi.stubGlobal("navigator", { userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1" });
+    vi.stubGlobal("document", { createElement: () => ({ relList: { supports: (token: string) => token === "ar" } }) });
+    expect(await detectArSupport()).toEqual({ webxr: false, quickLook: true, sceneViewer: false });
   });
 
   it("reads the older Feature Policy API where the Permissions Policy one is missing", async () => {

@@ -1,8 +1,10 @@
 /**
- * "View in your space" for glTF models (issue 6): WebXR immersive-ar with hit testing where the
- * browser offers it (Chrome on Android), otherwise iOS AR Quick Look with a USDZ made in the browser
- * by three's USDZExporter. glTF units are metres, so the model appears at real-world scale, standing
- * on the detected surface. Splats have no AR route (Quick Look and Scene Viewer show meshes only).
+ * "View in your space" for glTF models (issue 6, issue 35 item 1): WebXR immersive-ar with hit testing where
+ * the browser offers it (Chrome on Android), else the phone's own AR viewer with files the server made at the
+ * model's real-world scale (docs/decisions/054): AR Quick Look on iOS (USDZ), Scene Viewer on Android (GLB,
+ * through an intent). Where there are no server files (a Builder scene's part), Quick Look gets a USDZ made in
+ * the browser by three's USDZExporter. Splats have no AR route of their own (Quick Look and Scene Viewer show
+ * meshes only): a scan is placed from its mesh.
  */
 import {
   Box3,
@@ -21,6 +23,16 @@ export interface ArSupport {
   webxr: boolean;
   /** iOS / iPadOS AR Quick Look (`<a rel="ar">`). */
   quickLook: boolean;
+  /** Android's Scene Viewer (Google Play Services for AR), opened by an intent URL: any Android browser. */
+  sceneViewer: boolean;
+}
+
+/** The server's AR files of the model on show (absolute URLs): USDZ for Quick Look, GLB for Scene Viewer (null: not offered). */
+export interface ArFiles {
+  usdz: string;
+  glb: string | null;
+  /** The model's name, Scene Viewer's title. */
+  title?: string;
 }
 
 type XrSystem = { isSessionSupported(mode: string): Promise<boolean>; requestSession(mode: string, init?: unknown): Promise<XrSession> };
@@ -45,11 +57,36 @@ function xrAllowedHere(): boolean {
 }
 
 export async function detectArSupport(): Promise<ArSupport> {
-  if (typeof navigator === "undefined" || typeof document === "undefined") return { webxr: false, quickLook: false };
+  if (typeof navigator === "undefined" || typeof document === "undefined") return { webxr: false, quickLook: false, sceneViewer: false };
   const xr = (navigator as Navigator & { xr?: XrSystem }).xr;
   const webxr = xr && xrAllowedHere() ? await xr.isSessionSupported("immersive-ar").catch(() => false) : false;
   const quickLook = document.createElement("a").relList?.supports?.("ar") ?? false;
-  return { webxr, quickLook };
+  const sceneViewer = !quickLook && /\bAndroid\b/i.test(navigator.userAgent);
+  return { webxr, quickLook, sceneViewer };
+}
+
+/**
+ * The intent URL that opens `glbUrl` in Scene Viewer in AR (falling back to its 3D view on a phone without AR),
+ * at the file's own size (not resizable: the file is at real-world scale); without Scene Viewer the browser goes
+ * to `fallbackUrl`. https://developers.google.com/ar/develop/scene-viewer
+ */
+export function sceneViewerIntent({ glbUrl, title, fallbackUrl }: { glbUrl: string; title?: string; fallbackUrl: string }): string {
+  const target = new URL(glbUrl);
+  const query = new URLSearchParams({ file: target.href, mode: "ar_preferred", resizable: "false" });
+  if (title) query.set("title", title);
+  return (
+    `intent://arvr.google.com/scene-viewer/1.0?${query.toString()}` +
+    `#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;S.browser_fallback_url=${encodeURIComponent(fallbackUrl)};end;`
+  );
+}
+
+/** Follows `href` from a link clicked in the whole window (an embed's frame cannot open an app itself). */
+export function openInTopWindow(href: string): void {
+  const link = document.createElement("a");
+  link.href = href;
+  link.target = "_top";
+  link.rel = "noopener";
+  link.click();
 }
 
 /** A USDZ of `object` for AR Quick Look (the model stands on a horizontal plane). */
@@ -78,16 +115,19 @@ export function standOnGround(object: Object3D): void {
   object.updateMatrixWorld(true);
 }
 
-/** Opens AR Quick Look on iOS (the link must hold an image for Safari to take it). */
-export function openQuickLook(usdz: Blob, name = "model"): void {
-  const url = URL.createObjectURL(usdz);
+/**
+ * Opens AR Quick Look on iOS with a USDZ at `usdz` (the server's file) or in a Blob made here (the link must hold
+ * an image for Safari to take it). Content scaling is off: the model stays at its real-world size.
+ */
+export function openQuickLook(usdz: Blob | string, name = "model"): void {
+  const url = typeof usdz === "string" ? usdz : URL.createObjectURL(usdz);
   const link = document.createElement("a");
   link.rel = "ar";
   link.href = `${url}#allowsContentScaling=0`;
-  link.download = `${name}.usdz`;
+  if (typeof usdz !== "string") link.download = `${name}.usdz`;
   link.appendChild(document.createElement("img"));
   link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  if (typeof usdz !== "string") setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /**

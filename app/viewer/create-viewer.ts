@@ -91,6 +91,7 @@ export function createViewer(options: ViewerOptions): Viewer {
     canPlaceInAr: ar.canPlaceInAr,
     viewInAr: ar.viewInAr,
     setArModel: ar.setArModel,
+    setArFiles: ar.setArFiles,
     getStats,
     on: (event, listener) => events.on(event, listener),
     off: (event, listener) => events.off(event, listener),

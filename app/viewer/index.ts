@@ -6,7 +6,7 @@ export { decodeEarly } from "./early-decode";
 export { downloadModel, fetchPublicFile, startModelDownload, EMPTY_OR_CORRUPTED, type DownloadModelOptions, type ModelDownload } from "./download";
 export { isFullscreen, onFullscreenChange, toggleFullscreen } from "./fullscreen";
 export { viewerDiagnostics, type ViewerDiagnostics } from "./diagnostics";
-export type { ArSupport } from "./ar";
+export type { ArFiles, ArSupport } from "./ar";
 export { LoadCancelledError } from "./errors";
 export { EMPTY_SCENE } from "./scene-request";
 export type {

@@ -2,7 +2,7 @@ import type { Object3D, PerspectiveCamera, Scene } from "three";
 import type { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { ModelFormat } from "../formats/model-format";
 import type { CameraView } from "./camera-view";
-import type { ArSupport } from "./ar";
+import type { ArFiles, ArSupport } from "./ar";
 import type { Vec3 } from "./bounds";
 import type { ModelDownload } from "./download";
 import type { LoadedModel } from "./loaded-model";
@@ -233,7 +233,9 @@ export interface Viewer {
    * bytes and is called on the first `viewInAr()`; null removes it. A mesh on show is placed itself.
    */
   setArModel(load: (() => Promise<ArrayBuffer>) | null): void;
-  /** Opens the model on show in AR: WebXR where supported, else AR Quick Look. Rejects when neither is available. */
+  /** The server's AR files of the model (USDZ for AR Quick Look, GLB for Scene Viewer); null: none. */
+  setArFiles(files: ArFiles | null): void;
+  /** Opens the model on show in AR: WebXR where supported, else AR Quick Look or Scene Viewer. Rejects when none is available. */
   viewInAr(): Promise<void>;
   getStats(): ViewerStats;
   /** Re-reads the container size (also done automatically through a ResizeObserver). */

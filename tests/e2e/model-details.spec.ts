@@ -195,3 +195,86 @@ test("on a desktop, 'View in AR' shows a QR code that opens the model's page on 
   await expect(dialog).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });
+
+// A phone's own AR viewer opens the server's files (issue 35 item 1): the clicks that would leave the browser for
+// Scene Viewer (an intent) or AR Quick Look (a rel="ar" link) are recorded instead of followed.
+const ANDROID_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
+
+async function phone(browser: import("@playwright/test").Browser, userAgent: string, { quickLook }: { quickLook: boolean }) {
+  const context = await browser.newContext({ userAgent, viewport: { width: 390, height: 844 }, hasTouch: true });
+  await context.addInitScript((quickLookHere: boolean) => {
+    const opened: Array<{ href: string; rel: string; target: string; image: boolean }> = [];
+    (window as unknown as { arOpened: typeof opened }).arOpened = opened;
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      if (this.href.startsWith("intent:") || this.rel === "ar") {
+        opened.push({ href: this.href, rel: this.rel, target: this.target, image: !!this.querySelector("img") });
+        return;
+      }
+      click.call(this);
+    };
+    if (quickLookHere) {
+      const supports = DOMTokenList.prototype.supports;
+      DOMTokenList.prototype.supports = function (this: DOMTokenList, token: string) {
+        return token === "ar" || supports.call(this, token);
+      };
+    }
+  }, quickLook);
+  return context;
+}
+
+test("on a phone, 'View in your space' opens the server's files: Scene Viewer gets the GLB on Android, Quick Look the USDZ on an iPhone", async ({ page, browser, consoleErrors }) => {
+  test.setTimeout(150_000);
+  const creator = await createCreator("E2E Phone AR");
+  const itemId = await uploadModel(creator, { name: `Phone AR lamp ${RUN}`, visibility: "public" });
+  await page.goto(`/item/${itemId}`); // the owner's page, once: the model is ready to show
+  await expect(page.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+
+  const android = await phone(browser, ANDROID_UA, { quickLook: false });
+  const visitor = await android.newPage();
+  const errors: string[] = [];
+  visitor.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await visitor.goto(`/item/${itemId}`);
+  await expect(visitor.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+  const toolbar = visitor.getByRole("toolbar", { name: "Viewer controls" });
+  await expect(toolbar.getByRole("button", { name: "View in AR" })).toHaveCount(0); // the phone itself places it
+  await toolbar.getByRole("button", { name: "View in your space" }).click();
+  await expect.poll(() => visitor.evaluate(() => (window as unknown as { arOpened: unknown[] }).arOpened.length)).toBe(1);
+  const [intent] = await visitor.evaluate(() => (window as unknown as { arOpened: Array<{ href: string; target: string }> }).arOpened);
+  expect(intent.target).toBe("_top");
+  expect(intent.href).toMatch(/^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.0\?.*#Intent;scheme=https;package=com\.google\.ar\.core;action=android\.intent\.action\.VIEW;S\.browser_fallback_url=.*;end;$/);
+  const query = new URLSearchParams(intent.href.slice(intent.href.indexOf("?") + 1, intent.href.indexOf("#")));
+  expect(query.get("title")).toBe(`Phone AR lamp ${RUN}`);
+  expect(query.get("mode")).toBe("ar_preferred");
+  const glbUrl = query.get("file")!;
+  expect(glbUrl).toMatch(new RegExp(`^${BASE_URL}/v1/item/${itemId}/ar/glb\\?v=[0-9a-f]{16}$`));
+  // Scene Viewer fetches it as a stranger would: no cookie, no token.
+  const glb = await fetch(glbUrl);
+  expect(glb.headers.get("content-type")).toBe("model/gltf-binary");
+  const glbBytes = Buffer.from(await glb.arrayBuffer());
+  expect(glbBytes.subarray(0, 4).toString("latin1")).toBe("glTF");
+  await android.close();
+
+  const iphone = await phone(browser, IPHONE_UA, { quickLook: true });
+  const iosVisitor = await iphone.newPage();
+  iosVisitor.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await iosVisitor.goto(`/item/${itemId}`);
+  await expect(iosVisitor.getByTestId("model-viewer")).toHaveAttribute("data-state", "ready", { timeout: 90_000 });
+  await iosVisitor.getByRole("toolbar", { name: "Viewer controls" }).getByRole("button", { name: "View in your space" }).click();
+  await expect.poll(() => iosVisitor.evaluate(() => (window as unknown as { arOpened: unknown[] }).arOpened.length)).toBe(1);
+  const [quickLook] = await iosVisitor.evaluate(() => (window as unknown as { arOpened: Array<{ href: string; rel: string; image: boolean }> }).arOpened);
+  expect(quickLook).toMatchObject({ rel: "ar", image: true }); // Safari takes a rel="ar" link only with an image in it
+  expect(quickLook.href).toMatch(new RegExp(`^${BASE_URL}/v1/item/${itemId}/ar/usdz\\?v=[0-9a-f]{16}#allowsContentScaling=0$`));
+  const usdz = await fetch(quickLook.href.replace(/#.*$/, ""));
+  expect(usdz.headers.get("content-type")).toBe("model/vnd.usdz+zip");
+  const usdzBytes = Buffer.from(await usdz.arrayBuffer());
+  // A zip whose first entry is the USD layer (Pixar's USDZ layout).
+  expect(usdzBytes.readUInt32LE(0)).toBe(0x04034b50);
+  expect(usdzBytes.subarray(30, 30 + usdzBytes.readUInt16LE(26)).toString("latin1")).toBe("model.usda");
+  process.stdout.write(`[ar] phone AR files: GLB ${glbBytes.length} B, USDZ ${usdzBytes.length} B\n`);
+  await iosVisitor.screenshot({ path: test.info().outputPath("iphone-model-page.png") });
+  await iphone.close();
+  expect(errors).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+});

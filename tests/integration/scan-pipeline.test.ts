@@ -376,6 +376,21 @@ describe("an image-set scan", () => {
       await assertValidGltf(lite);
       // Measured 0.66 MB (the light level for AR and product pages).
       expect(lite.length).toBeLessThanOrEqual(3 * 1024 * 1024);
+      // "View in your space" places the splat scan's light mesh: a USDZ made on the server, textured (its WebP atlas
+      // as a JPEG, which Quick Look reads), with its triangles (issue 35 item 1).
+      const usdz = await fetch(`${server.url}${item.json.data.ar.usdz_url}`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
+      expect(usdz.headers.get("content-type")).toBe("model/vnd.usdz+zip");
+      const { listZipEntries, zipEntryData } = await import("~/formats/zip");
+      const usdzBytes = new Uint8Array(await usdz.arrayBuffer());
+      const usdzEntries = listZipEntries(usdzBytes);
+      expect(usdzEntries[0].name).toBe("model.usda");
+      expect(usdzEntries.map((entry) => entry.name)).toContain("textures/texture_0.jpg");
+      const usda = new TextDecoder().decode(zipEntryData(usdzBytes, usdzEntries[0]));
+      const usdTriangles = [...usda.matchAll(/int\[\] faceVertexCounts = \[([^\]]*)\]/g)].reduce((sum, m) => sum + m[1].split(",").length, 0);
+      console.warn(`[scan] AR USDZ: ${usdzBytes.length} bytes, ${usdTriangles} triangles (light mesh ${metrics.meshLite.triangles})`);
+      // (Welding drops degenerate triangles only: bound 95 %.)
+      expect(usdTriangles).toBeLessThanOrEqual(metrics.meshLite.triangles);
+      expect(usdTriangles).toBeGreaterThanOrEqual(0.95 * metrics.meshLite.triangles);
 
       const inspector = await startScanInspector();
       try {

@@ -579,6 +579,8 @@ describe("a scan's end as its worker reports it (app/domain/scan-outcomes.server
     await recordScanPublished({ lease, job, published, metrics });
     const item = await api("GET", `/item/${itemId}`, { token: dora.idToken });
     expect(item.json.data).toMatchObject({ status: "ready", is_preview: false, file_format: "ply", mesh_url: `/v1/item/${itemId}/file?variant=mesh` });
+    // A splat scan is placed in AR from its mesh (issue 35 item 1).
+    expect(item.json.data.ar).toEqual({ usdz_url: expect.stringMatching(`^/v1/item/${itemId}/ar/usdz\\?v=`), glb_url: expect.stringMatching(`^/v1/item/${itemId}/ar/glb\\?v=`) });
     expect(item.json.data.settings.camera).toMatchObject({ position: [0, 0.5, 3], target: [0, 0, 0], fov: 50 });
     const status = await api("GET", `/scan/${itemId}`, { token: dora.idToken });
     expect(status.json.data).toMatchObject({ status: "succeeded", progress: 1, metrics: { psnr: 25.5, splats: 1000 } });
