@@ -43,12 +43,18 @@ export async function stageModelUpload(admin: AdminGraphql, file: { filename: st
   return stagedTargets[0];
 }
 
+/**
+ * How long a staged upload (≤ 15 MB) may take. The queue's workers take one job at a time and nothing expires a
+ * running one: an upload that never answers would hold the product re-sync queue of this process for good.
+ */
+const STAGED_UPLOAD_TIMEOUT_MS = 120_000;
+
 /** Posts the file to a staged target (the form's fields first, the file last, as the target requires). */
 export async function uploadToStagedTarget(target: z.infer<typeof stagedTargetSchema>, file: { filename: string; bytes: Uint8Array }) {
   const form = new FormData();
   for (const { name, value } of target.parameters) form.append(name, value);
   form.append("file", new Blob([new Uint8Array(file.bytes)], { type: "model/gltf-binary" }), file.filename);
-  const response = await fetch(target.url, { method: "POST", body: form });
+  const response = await fetch(target.url, { method: "POST", body: form, signal: AbortSignal.timeout(STAGED_UPLOAD_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`the staged upload answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
 }
 

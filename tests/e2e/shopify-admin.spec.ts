@@ -154,16 +154,28 @@ test("the embedded dashboard renders, and attaching a model to a product writes 
   // The product's own media: the product's re-sync job uploads the Shopify-ready GLB and adds it; once Shopify
   // has processed it, the products list and the product page say so (each visit runs the loaders again).
   const productsLink = page.getByRole("link", { name: "Products", exact: true });
-  await expect
-    .poll(
-      async () => {
-        await productsLink.first().click();
-        await expect(page.getByText(`3D: ${model.name}`)).toBeVisible();
-        return page.getByText("In the product's media").count();
-      },
-      { timeout: 120_000, intervals: [2_000] },
-    )
-    .toBe(1);
+  try {
+    await expect
+      .poll(
+        async () => {
+          await productsLink.first().click();
+          await expect(page.getByText(`3D: ${model.name}`)).toBeVisible();
+          return page.getByText("In the product's media").count();
+        },
+        { timeout: 120_000, intervals: [2_000] },
+      )
+      .toBe(1);
+  } catch (error) {
+    // Say where the media push stopped: our row, the re-sync jobs, and what the store was asked.
+    const media = await db().productMedia.findMany({ where: { shopId: shop.id } });
+    const jobs = await db().$queryRawUnsafe(
+      "SELECT state, retry_count, created_on, started_on, completed_on, output FROM pgboss.job WHERE name = 'storefront-sync' ORDER BY created_on",
+    );
+    process.stdout.write(
+      `[shopify-admin] media push unfinished: rows ${JSON.stringify(media)}; jobs ${JSON.stringify(jobs)}; Admin API calls ${JSON.stringify(fakeAdmin.calls.map((call) => call.operation))}\n`,
+    );
+    throw error;
+  }
   expect(fakeAdmin.media.map((media) => ({ productId: media.productId, alt: media.alt, status: media.status, magic: media.bytes.subarray(0, 4).toString() }))).toEqual([
     { productId: `gid://shopify/Product/${CHAIR.id}`, alt: model.name, status: "READY", magic: "glTF" },
   ]);
