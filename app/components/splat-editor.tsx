@@ -1,9 +1,11 @@
 import { Button } from "primereact/button";
+import { ProgressBar } from "primereact/progressbar";
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { useAuth } from "~/auth/auth-provider";
+import { findOutsideBox } from "~/editor/crop-job";
 import { EditHistory } from "~/editor/edit-history";
 import { createEditorSession, type EditorVersion } from "~/editor/editor-session";
-import { boundsOf, outsideBox, projectCentres, selectInBrush, selectInLasso, type CropBox, type ScreenPoint } from "~/editor/selection";
+import { boundsOf, projectCentres, selectInBrush, selectInLasso, type CropBox, type ScreenPoint } from "~/editor/selection";
 import { decodeSplatCloud, encodeSplatCloud, type SplatCloud } from "~/editor/splat-cloud";
 import { formatCount, formatDateTime } from "~/lib/format";
 import { formatBytes } from "~/lib/upload-rules";
@@ -15,8 +17,9 @@ import { useToast } from "./toast-provider";
 /**
  * The splat clean-up editor of /item/{id}/edit (issue 18 item 5; docs/decisions/027). Lazy-loaded:
  * it brings three.js and the viewer. Loads the current version's splats as a .ply, shows them,
- * deletes what is outside a crop box or selected with the brush or lasso (undo/redo), saves the
- * kept splats as a new version and restores earlier ones. Renders the two columns of .edit-body.
+ * deletes what is outside a crop box (found in a Web Worker, with progress: crop-job.ts) or selected
+ * with the brush or lasso (undo/redo), saves the kept splats as a new version and restores earlier
+ * ones. Renders the two columns of .edit-body.
  */
 type Tool = "orbit" | "brush" | "lasso";
 const SELECTION_TINT: [number, number, number] = [1, 0.15, 0.35];
@@ -49,7 +52,10 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
   const [brushRadius, setBrushRadius] = useState(30);
   const [box, setBox] = useState<CropBox | null>(null);
   const [versions, setVersions] = useState<EditorVersion[]>([]);
-  const [busy, setBusy] = useState<null | "save" | "restore">(null);
+  const [busy, setBusy] = useState<null | "save" | "restore" | "crop">(null);
+  /** The share of splats the running "Delete outside box" has looked at. */
+  const [cropProgress, setCropProgress] = useState(0);
+  const cropJob = useRef<AbortController | null>(null);
   const [stroke, setStroke] = useState<ScreenPoint[]>([]);
   const [pointer, setPointer] = useState<ScreenPoint | null>(null);
   const screen = useRef<Float32Array | null>(null);
@@ -101,6 +107,7 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     outline.current = createCropBoxOutline(v.stage);
     void open();
     return () => {
+      cropJob.current?.abort();
       outline.current?.dispose();
       v.dispose();
       viewer.current = null;
@@ -154,7 +161,7 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
   const state = loaded.current;
   const selectedCount = state ? state.selected.reduce((sum, flag, i) => sum + (flag && !state.history.deleted[i] ? 1 : 0), 0) : 0;
 
-  const applyDelete = (indices: number[], what: string) => {
+  const applyDelete = (indices: ArrayLike<number> & Iterable<number>, what: string) => {
     if (!state) return;
     if (indices.length >= state.history.kept) {
       // A splat with no splats is no model: the last ones stay (delete the item to remove it all).
@@ -169,7 +176,25 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     rerender();
     void redraw();
   };
-  const deleteOutsideBox = () => box && state && applyDelete(outsideBox(state.cloud.positions, box, state.history.deleted), "Every kept splat is inside the box.");
+  // The selection runs off the main thread on a copy of the state at the click; every other edit
+  // waits (busy) so that the result is applied to the state it was found on.
+  const deleteOutsideBox = async () => {
+    if (!box || !state || busy !== null) return;
+    const job = new AbortController();
+    cropJob.current = job;
+    setCropProgress(0);
+    setBusy("crop");
+    try {
+      const outside = await findOutsideBox({ positions: state.cloud.positions, box, deleted: state.history.deleted, onProgress: setCropProgress, signal: job.signal });
+      if (loaded.current === state) applyDelete(outside, "Every kept splat is inside the box.");
+    } catch (e) {
+      if (!job.signal.aborted) fail(e);
+    } finally {
+      cropJob.current = null;
+      setBusy(null);
+    }
+  };
+  const cancelCrop = () => cropJob.current?.abort();
   const deleteSelected = () => {
     if (!state) return;
     const picked: number[] = [];
@@ -182,8 +207,8 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
     rerender();
     void redraw();
   };
-  const undo = () => state?.history.undo() && (rerender(), void redraw());
-  const redo = () => state?.history.redo() && (rerender(), void redraw());
+  const undo = () => busy === null && state?.history.undo() && (rerender(), void redraw());
+  const redo = () => busy === null && state?.history.redo() && (rerender(), void redraw());
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -197,7 +222,7 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
       } else if ((event.ctrlKey || event.metaKey) && key === "y") {
         event.preventDefault();
         redo();
-      } else if ((key === "delete" || key === "backspace") && selectedCount > 0) {
+      } else if ((key === "delete" || key === "backspace") && selectedCount > 0 && busy === null) {
         event.preventDefault();
         deleteSelected();
       }
@@ -326,8 +351,8 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
             {state ? `${formatCount(state.history.kept)} of ${formatCount(state.cloud.count)} splats kept` : "…"}
           </p>
           <div className="splat-editor-row" role="group" aria-label="History">
-            <Button type="button" label="Undo" icon="pi pi-undo" size="small" outlined disabled={!state?.history.canUndo} onClick={undo} title="Undo (Ctrl+Z)" />
-            <Button type="button" label="Redo" icon="pi pi-refresh" size="small" outlined disabled={!state?.history.canRedo} onClick={redo} title="Redo (Ctrl+Shift+Z)" />
+            <Button type="button" label="Undo" icon="pi pi-undo" size="small" outlined disabled={!state?.history.canUndo || busy !== null} onClick={undo} title="Undo (Ctrl+Z)" />
+            <Button type="button" label="Redo" icon="pi pi-refresh" size="small" outlined disabled={!state?.history.canRedo || busy !== null} onClick={redo} title="Redo (Ctrl+Shift+Z)" />
           </div>
         </section>
         <section className="edit-panel" aria-labelledby="crop-heading">
@@ -349,9 +374,16 @@ export default function SplatEditor({ itemId, onClose, onChanged }: { itemId: st
               ))
             : null}
           <div className="splat-editor-row">
-            <Button type="button" label="Delete outside box" size="small" severity="danger" disabled={!state || busy !== null} onClick={deleteOutsideBox} />
+            <Button type="button" label="Delete outside box" size="small" severity="danger" disabled={!state || busy !== null} onClick={() => void deleteOutsideBox()} />
             <Button type="button" label="Reset box" size="small" text disabled={!state} onClick={() => state && setBox({ min: [...state.bounds.min], max: [...state.bounds.max] })} />
           </div>
+          {busy === "crop" ? (
+            <div className="splat-editor-progress" data-testid="splat-editor-crop-progress">
+              <span id="crop-progress-label">Finding splats outside the box… {Math.round(cropProgress * 100)} %</span>
+              <ProgressBar value={Math.round(cropProgress * 100)} showValue={false} aria-labelledby="crop-progress-label" />
+              <Button type="button" label="Cancel" size="small" text onClick={cancelCrop} />
+            </div>
+          ) : null}
         </section>
         <section className="edit-panel" aria-labelledby="select-heading">
           <h2 id="select-heading">Select</h2>
