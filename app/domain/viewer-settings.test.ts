@@ -56,6 +56,30 @@ describe("migrateViewerSettings", () => {
     expect(migrateViewerSettings(stored, 1)).toEqual(DEFAULT_VIEWER_SETTINGS);
   });
 
+  it("reads a version-2 colour background (and none) unchanged into version 3", () => {
+    expect(VIEWER_SETTINGS_VERSION).toBe(3);
+    const v2 = { camera: { ...camera, fov: 50, aspect: 1.5 }, background: "#102030", autorotate: true, autorotate_speed: 2, fov: 60, units: "cm", meters_per_unit: null };
+    expect(migrateViewerSettings(v2, 2)).toEqual({ version: 3, ...v2 });
+    expect(migrateViewerSettings({ ...v2, background: null }, 2).background).toBeNull();
+    // Version 0 and 1 rows keep their colour through every step.
+    expect(migrateViewerSettings({ background: "#abcdef" }, null).background).toBe("#abcdef");
+    expect(migrateViewerSettings({ background: "#abcdef" }, 1).background).toBe("#abcdef");
+  });
+
+  it("reads gradient and environment backgrounds, and drops malformed ones to the default", () => {
+    const gradient = { type: "gradient", top: "#336699", bottom: "#f0e0d0" };
+    expect(migrateViewerSettings({ background: gradient }, 3).background).toEqual(gradient);
+    expect(migrateViewerSettings({ background: { type: "environment", name: "sunset" } }, 3).background).toEqual({ type: "environment", name: "sunset" });
+    for (const bad of [
+      { type: "gradient", top: "#336699" },
+      { type: "gradient", top: "#336699", bottom: "blue" },
+      { type: "environment", name: "moon" },
+      { type: "image", url: "https://example.com/sky.hdr" },
+    ]) {
+      expect(migrateViewerSettings({ background: bad, autorotate: true }, 3), JSON.stringify(bad)).toEqual({ ...DEFAULT_VIEWER_SETTINGS, autorotate: true });
+    }
+  });
+
   it("reads settings of a newer release field by field", () => {
     expect(migrateViewerSettings({ autorotate: true, lighting: "studio" }, VIEWER_SETTINGS_VERSION + 1)).toEqual({
       ...DEFAULT_VIEWER_SETTINGS,
@@ -83,15 +107,37 @@ describe("patching and storing", () => {
     }
   });
 
+  it("accepts a colour, a gradient or an environment as the background, lower-cased; refuses anything else", () => {
+    const parse = (background: unknown) => viewerSettingsPatchSchema.safeParse({ background });
+    expect(parse({ type: "gradient", top: "#ABC", bottom: "#102030" })).toMatchObject({ success: true, data: { background: { type: "gradient", top: "#abc", bottom: "#102030" } } });
+    for (const name of ["studio", "outdoor", "sunset"]) expect(parse({ type: "environment", name }).success, name).toBe(true);
+    for (const bad of [
+      "linear-gradient(red, blue)",
+      { type: "gradient", top: "#fff" },
+      { type: "gradient", top: "#fff", bottom: "#000", middle: "#888" },
+      { type: "gradient", top: "red", bottom: "#000" },
+      { type: "environment", name: "moon" },
+      { type: "environment", name: "studio", url: "https://example.com/sky.hdr" },
+      { type: "image" },
+      ["#fff", "#000"],
+      42,
+    ]) {
+      const result = parse(bad);
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      // What is allowed, or (an environment with a key too many) the key that is not.
+      if (!result.success) expect(result.error.issues[0].message).toMatch(/^must be a hex colour such as #1e1f22, .*gradient.*environment|^Unrecognized key\(s\) in object: 'url'/);
+    }
+  });
+
   it("applies only the fields a patch names; null resets to the default", () => {
-    const start = applyViewerSettingsPatch(DEFAULT_VIEWER_SETTINGS, { camera, background: "#ABCDEF", units: "in" });
+    const start = applyViewerSettingsPatch(DEFAULT_VIEWER_SETTINGS, viewerSettingsPatchSchema.parse({ camera, background: "#ABCDEF", units: "in" }));
     expect(start).toEqual({ ...DEFAULT_VIEWER_SETTINGS, camera, background: "#abcdef", units: "in" });
     const next = applyViewerSettingsPatch(start, { background: null, autorotate: true });
     expect(next).toEqual({ ...start, background: null, autorotate: true });
   });
 
   it("stores the JSON and its version separately, and reads back what it stored", () => {
-    const settings = applyViewerSettingsPatch(DEFAULT_VIEWER_SETTINGS, { camera, meters_per_unit: 0.5 });
+    const settings = applyViewerSettingsPatch(DEFAULT_VIEWER_SETTINGS, { camera, meters_per_unit: 0.5, background: { type: "gradient", top: "#102030", bottom: "#405060" } });
     const row = storedViewerSettings(settings);
     expect(row.settingsVersion).toBe(VIEWER_SETTINGS_VERSION);
     expect(row.settings).not.toHaveProperty("version");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENVIRONMENT_NAMES, type ViewerBackground } from "~/viewer/background";
 import { cameraViewSchema, type CameraView } from "./annotation-schemas";
 
 /**
@@ -7,7 +8,7 @@ import { cameraViewSchema, type CameraView } from "./annotation-schemas";
  * with (Item.settings + Item.settingsVersion) and migrated on read, so a row written by any release
  * reads in the current shape (the SuperSplat habit, STYLE.md). Pure: no database here.
  */
-export const VIEWER_SETTINGS_VERSION = 2;
+export const VIEWER_SETTINGS_VERSION = 3;
 
 /** The frame shape assumed for opening views saved before views carried theirs (scans' landscape capture photos). */
 export const LEGACY_VIEW_ASPECT = 1.5;
@@ -24,12 +25,38 @@ export const hexColorSchema = z
   .trim()
   .regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i, "must be a hex colour such as #1e1f22");
 
+/**
+ * What the viewer shows behind the model (decision 053): a hex colour (the only kind before version 3), a vertical
+ * gradient `{type: "gradient", top, bottom}` or an environment `{type: "environment", name}` drawn by the viewer.
+ */
+export const viewerBackgroundSchema: z.ZodType<ViewerBackground, z.ZodTypeDef, unknown> = z.union(
+  [
+    hexColorSchema.transform((hex) => hex.toLowerCase()),
+    z
+      .object({ type: z.literal("gradient"), top: hexColorSchema, bottom: hexColorSchema })
+      .strict()
+      .transform((g) => ({ type: "gradient" as const, top: g.top.toLowerCase(), bottom: g.bottom.toLowerCase() })),
+    z
+      .object({
+        type: z.literal("environment"),
+        name: z.enum(ENVIRONMENT_NAMES, { errorMap: () => ({ message: `must be one of ${ENVIRONMENT_NAMES.join(", ")}` }) }),
+      })
+      .strict(),
+  ],
+  {
+    errorMap: (issue, ctx) =>
+      issue.code === "invalid_union"
+        ? { message: `must be a hex colour such as #1e1f22, {"type": "gradient", "top": hex, "bottom": hex} or {"type": "environment", "name": one of ${ENVIRONMENT_NAMES.join(", ")}}` }
+        : { message: ctx.defaultError },
+  },
+);
+
 export interface ViewerSettings {
   version: typeof VIEWER_SETTINGS_VERSION;
   /** Where the viewer opens; null frames the model automatically. */
   camera: CameraView | null;
-  /** CSS hex colour behind the model; null uses the viewer's default. */
-  background: string | null;
+  /** Behind the model: a CSS hex colour, a gradient or an environment; null uses the viewer's default colour. */
+  background: ViewerBackground | null;
   autorotate: boolean;
   /** How fast it turns while autorotating, as a multiple of the normal pace. */
   autorotate_speed: number;
@@ -64,7 +91,7 @@ const metersPerUnitSchema = z.number().finite().positive("must be a positive num
 export const viewerSettingsPatchSchema = z
   .object({
     camera: cameraViewSchema.nullable().optional(),
-    background: hexColorSchema.nullable().optional(),
+    background: viewerBackgroundSchema.nullable().optional(),
     autorotate: z.boolean().optional(),
     autorotate_speed: autorotateSpeedSchema.optional(),
     fov: fieldOfViewSchema.nullable().optional(),
@@ -85,10 +112,14 @@ type Stored = Record<string, unknown>;
  * - 1 → 2: views now say the frame shape they were composed in (`camera.aspect`, issue 35 item 6). A saved view with a
  *   field of view but no shape was a scan's capture camera (the owner's "Use the current view" kept neither): it gets
  *   LEGACY_VIEW_ASPECT, so a phone held upright widens it instead of cutting the sides off.
+ * - 2 → 3: `background` may also be a gradient or an environment (decision 053). A version-2 background (a hex colour
+ *   or null) is a valid version-3 one and is kept; the bump tells older releases, which read it field by field, that
+ *   a background they cannot draw may be there (they fall back to their default colour).
  */
 const STEPS: Record<number, (stored: Stored) => Stored> = {
   0: (s) => ({ ...s, camera: vectorsToArrays(s.camera) }),
   1: (s) => ({ ...s, camera: withLegacyAspect(s.camera) }),
+  2: (s) => s,
 };
 
 function withLegacyAspect(camera: unknown): unknown {
@@ -109,7 +140,7 @@ function vectorsToArrays(camera: unknown): unknown {
 }
 
 /** A field of the migrated object when it is valid, otherwise the default: a bad row never breaks a viewer. */
-function field<T>(schema: z.ZodType<T>, value: unknown, fallback: T): T {
+function field<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, value: unknown, fallback: T): T {
   const parsed = schema.safeParse(value);
   return parsed.success ? parsed.data : fallback;
 }
@@ -129,7 +160,7 @@ export function migrateViewerSettings(stored: unknown, version: number | null): 
   return {
     version: VIEWER_SETTINGS_VERSION,
     camera: field(cameraViewSchema.nullable(), current.camera, d.camera),
-    background: field(hexColorSchema.nullable(), current.background, d.background),
+    background: field(viewerBackgroundSchema.nullable(), current.background, d.background),
     autorotate: field(z.boolean(), current.autorotate, d.autorotate),
     autorotate_speed: field(autorotateSpeedSchema, current.autorotate_speed, d.autorotate_speed),
     fov: field(fieldOfViewSchema.nullable(), current.fov, d.fov),
@@ -142,7 +173,7 @@ export function migrateViewerSettings(stored: unknown, version: number | null): 
 export function applyViewerSettingsPatch(current: ViewerSettings, patch: ViewerSettingsPatch): ViewerSettings {
   const next = { ...current };
   if (patch.camera !== undefined) next.camera = patch.camera;
-  if (patch.background !== undefined) next.background = patch.background === null ? null : patch.background.toLowerCase();
+  if (patch.background !== undefined) next.background = patch.background; // lower-cased by the schema
   if (patch.autorotate !== undefined) next.autorotate = patch.autorotate;
   if (patch.autorotate_speed !== undefined) next.autorotate_speed = patch.autorotate_speed;
   if (patch.fov !== undefined) next.fov = patch.fov;
