@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { modelDownloadNeedsToken } from "~/domain/item-presenter";
 import type { ViewerSettings } from "~/domain/viewer-settings";
+import type { ViewerBackground } from "~/viewer/background";
 import { usePublicEnv } from "~/components/use-public-env";
 import { xorKeyFromString } from "~/lib/xor";
 import type { ArFiles } from "~/viewer/ar";
@@ -73,7 +74,7 @@ export function ItemViewer({
     /** Set for scene items: the models placed in the scene. */
     scene_parts?: ScenePartItem[] | null;
   };
-  background?: string;
+  background?: ViewerBackground;
   autorotate?: boolean;
   onViewer?: ModelViewerProps["onViewer"];
   onReady?: ModelViewerProps["onReady"];

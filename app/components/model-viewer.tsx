@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import type { CameraView, Viewer, ViewerReadyEvent } from "../viewer";
+import { backgroundCss, type ViewerBackground } from "../viewer/background";
 import { downloadModel, startModelDownload, takeEarlyModelDownload } from "../viewer/download";
 import { EARLY_SPLATS_DRAWN, EARLY_SPLATS_RELEASE, earlySplatsShown } from "../viewer/early-splats/events";
 import { applyPartTransform, normalizePartTransform } from "../viewer/part-transform";
@@ -36,8 +37,8 @@ export interface ModelViewerProps {
    * transforms only moves the parts on show.
    */
   source: ModelSource | SceneSource;
-  /** CSS colour behind the model. Applied when a source starts loading. */
-  background?: string;
+  /** Behind the model: a CSS hex colour, a gradient or an environment. Applied when a source starts loading. */
+  background?: ViewerBackground;
   className?: string;
   /** Slowly orbit the model until the user interacts. */
   autorotate?: boolean;
@@ -95,7 +96,7 @@ export function ModelViewer({
   const onViewerRef = useRef(onViewer);
   const arModelRef = useRef(arModel);
   const arFilesRef = useRef(arFiles);
-  const optionsRef = useRef({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, autorotateSpeed, fov, initialCamera });
+  const optionsRef = useRef<{ background: ViewerBackground; autorotate: boolean; autorotateSpeed?: number; fov?: number; initialCamera?: CameraView | null }>({ background: background ?? DEFAULT_BACKGROUND, autorotate: !!autorotate, autorotateSpeed, fov, initialCamera });
   useEffect(() => {
     onReadyRef.current = onReady;
     onErrorRef.current = onError;
@@ -286,7 +287,7 @@ export function ModelViewer({
     shownViewer.stage.requestRender();
   }, [shownViewer, sceneTransforms]);
 
-  const rootStyle: CSSProperties = { ...styles.root, background: background ?? DEFAULT_BACKGROUND };
+  const rootStyle: CSSProperties = { ...styles.root, background: backgroundCss(background ?? DEFAULT_BACKGROUND) };
   let overlay = null;
   if (state.status === "loading") {
     // Without a Content-Length the bar is indeterminate (no aria-valuenow) once bytes arrive.

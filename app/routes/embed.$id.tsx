@@ -14,6 +14,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 import { appUrlFromMatches, itemSocialMeta } from "~/pages/social-meta";
 import { earlyModelLinks, startViewerEarly, viewerPreloadLinks } from "~/pages/viewer-preload-links";
 import { viewerPreloads } from "~/pages/viewer-preloads.server";
+import { backgroundCss } from "~/viewer/background";
 import { publicEnvFromMatches, usePublicEnv } from "~/components/use-public-env";
 
 // /embed/{id}: framable by any site (entry.server: frame-ancestors *), no layout. Shows what any visitor may
@@ -84,7 +85,7 @@ export default function Embed() {
   const pageUrl = item ? new URL(`/item/${item.id}`, appUrl).toString() : new URL("/", appUrl).toString();
 
   return (
-    <div className="embed-frame" style={background ? { background } : undefined} data-embed-state={view.state}>
+    <div className="embed-frame" style={background ? { background: backgroundCss(background) } : undefined} data-embed-state={view.state}>
       <h1 className="sr-only">{item ? item.name : "Model not available"}</h1>
       <EarlySplatsScript earlySplats={preloads?.earlySplats} />
       {live ? (

@@ -80,6 +80,9 @@ export function createViewer(options: ViewerOptions): Viewer {
     removePart: sceneParts.removePart,
     resize: context.resize,
     dispose,
+    setBackground: core.setBackground,
+    setFieldOfView: core.setFieldOfView,
+    setAutorotate: core.setAutorotate,
     resetView: input.resetView,
     get navigationMode() {
       return input.navigationMode;

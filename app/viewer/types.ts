@@ -1,6 +1,7 @@
 import type { Object3D, PerspectiveCamera, Scene } from "three";
 import type { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { ModelFormat } from "../formats/model-format";
+import type { ViewerBackground } from "./background";
 import type { CameraView } from "./camera-view";
 import type { ArFiles, ArSupport } from "./ar";
 import type { Vec3 } from "./bounds";
@@ -10,8 +11,8 @@ import type { LoadedModel } from "./loaded-model";
 export interface ViewerOptions {
   /** Element the canvas is appended to; the canvas fills it and follows its size. */
   container: HTMLElement;
-  /** CSS colour of the background. Default "#1e1f22". */
-  background?: string;
+  /** Behind the model: a CSS hex colour, a vertical gradient or an environment (background.ts). Default "#1e1f22". */
+  background?: ViewerBackground;
   /** Slowly orbit the model until the user interacts. Default false. */
   autorotate?: boolean;
   /** How fast it orbits while autorotating: a multiple of the normal pace (one turn in about 40 s). Default 1. */
@@ -216,6 +217,12 @@ export interface Viewer {
   addPart(part: ScenePartRequest): Promise<void>;
   /** Takes a part out of the scene on show and frees it; false when there is no such part. */
   removePart(id: string): boolean;
+  /** Shows another background at once; an environment also lights a mesh on show (null: the default colour). */
+  setBackground(background: ViewerBackground | null): void;
+  /** Changes the live camera's vertical field of view (degrees) at once. */
+  setFieldOfView(fov: number): void;
+  /** Starts or stops turning around the model, at a multiple of the normal pace (default: the one it was made with). */
+  setAutorotate(on: boolean, speed?: number): void;
   /** Back to the opening view (the framing, or the item's saved camera); leaves fly mode. */
   resetView(): void;
   readonly navigationMode: NavigationMode;

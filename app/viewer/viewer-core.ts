@@ -4,7 +4,6 @@
  * Spark's lifecycle, and freeing it all. It makes the ViewerContext the other parts share (viewer-context.ts).
  */
 import {
-  Color,
   DirectionalLight,
   NeutralToneMapping,
   NoToneMapping,
@@ -16,7 +15,8 @@ import {
 } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
-import { DEFAULT_BACKGROUND } from "./background";
+import { backgroundCss, DEFAULT_BACKGROUND, sameBackground, type ViewerBackground } from "./background";
+import { createBackdrop, type Backdrop } from "./backdrop";
 import { VIEWER_FOV } from "./camera-fit";
 import { DEFAULT_DECODER_PATH } from "./decoder-path";
 import { detectDeviceProfile, environmentMapSize, rendererName } from "./device-profile";
@@ -39,6 +39,12 @@ export interface ViewerCore {
   readonly frames: number;
   /** Splats Spark drew in the last frame. */
   readonly drawnSplats: number;
+  /** Shows another background at once (an owner previewing the viewer settings); an environment relights a mesh. */
+  setBackground(background: ViewerBackground | null): void;
+  /** Another vertical field of view (degrees) for the camera on show, at once. */
+  setFieldOfView(fov: number): void;
+  /** Starts or stops turning, at a multiple of the normal pace. */
+  setAutorotate(on: boolean, speed?: number): void;
   /**
    * Last step of the viewer's dispose(): stops rendering, frees the model on show and every GPU resource,
    * removes the canvas and the core's listeners and event subscribers.
@@ -70,12 +76,13 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
   canvas.style.width = "100%";
   canvas.style.height = "100%";
   canvas.style.outline = "none";
-  canvas.style.background = background; // until the first frame is drawn
+  canvas.style.background = backgroundCss(background); // until the first frame is drawn
   canvas.tabIndex = 0;
   container.appendChild(canvas);
 
   const scene = new Scene();
-  scene.background = new Color(background);
+  let backdrop: Backdrop = createBackdrop(background);
+  scene.background = backdrop.background;
   const camera = new PerspectiveCamera(fov, 1, 0.01, 1000);
   camera.position.set(0, 0, 3);
   scene.add(camera);
@@ -189,7 +196,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
     } catch (error) {
       throw toError(error, "WebGL is not available in this browser");
     }
-    created.setClearColor(new Color(background), 1);
+    created.setClearColor(backdrop.clearColor, 1);
     context.renderer = created;
     resize();
     context.loop = startRenderLoop(created, renderFrame);
@@ -199,10 +206,16 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
   function ensureMeshLighting(target: WebGLRenderer): void {
     if (!environment) {
       const pmrem = new PMREMGenerator(target);
-      const room = new RoomEnvironment();
-      const size = environmentMapSize(rendererName(target.getContext()));
-      environment = pmrem.fromScene(room, 0.04, 0.1, 100, { size }).texture;
-      room.dispose();
+      const picture = backdrop.environmentPicture;
+      if (picture) {
+        // An environment background lights the mesh as well (decision 053).
+        environment = pmrem.fromEquirectangular(picture).texture;
+      } else {
+        const room = new RoomEnvironment();
+        const size = environmentMapSize(rendererName(target.getContext()));
+        environment = pmrem.fromScene(room, 0.04, 0.1, 100, { size }).texture;
+        room.dispose();
+      }
       pmrem.dispose();
     }
     if (!keyLight) {
@@ -248,6 +261,39 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
       ensureMeshLighting(target);
       target.toneMapping = NeutralToneMapping;
     }
+    needsRender = true;
+  }
+
+  function setBackground(next: ViewerBackground | null): void {
+    if (context.disposed || sameBackground(next ?? DEFAULT_BACKGROUND, settings.background)) return;
+    const previous = backdrop;
+    const lit = environment !== null && (previous.environmentPicture !== null || createsEnvironment(next));
+    settings.background = next ?? DEFAULT_BACKGROUND;
+    backdrop = createBackdrop(next);
+    scene.background = backdrop.background;
+    canvas.style.background = backgroundCss(next);
+    context.renderer?.setClearColor(backdrop.clearColor, 1);
+    if (lit) {
+      // The mesh's lighting came from (or must now come from) the environment: made again from the new backdrop.
+      environment?.dispose();
+      environment = null;
+      if (context.renderer && scene.environment) ensureMeshLighting(context.renderer);
+    }
+    previous.dispose();
+    needsRender = true;
+  }
+
+  function setFieldOfView(fov: number): void {
+    if (context.disposed || !(fov > 0 && fov < 180)) return;
+    camera.fov = fov;
+    camera.updateProjectionMatrix();
+    needsRender = true;
+  }
+
+  function setAutorotate(on: boolean, speed = settings.autorotateSpeed): void {
+    if (context.disposed) return;
+    controls.autoRotate = on;
+    controls.autoRotateSpeed = 1.5 * speed;
     needsRender = true;
   }
 
@@ -307,6 +353,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
     }
     keyLight?.dispose();
     environment?.dispose();
+    backdrop.dispose();
     context.gltfLoader?.dispose();
     scene.environment = null;
     scene.background = null;
@@ -333,6 +380,13 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
     get drawnSplats() {
       return lastDrawn.splats;
     },
+    setBackground,
+    setFieldOfView,
+    setAutorotate,
     dispose,
   };
+}
+
+function createsEnvironment(background: ViewerBackground | null): boolean {
+  return !!background && typeof background === "object" && background.type === "environment";
 }
