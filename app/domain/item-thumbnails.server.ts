@@ -19,6 +19,7 @@ import type { ModelFormat } from "~/formats/model-format";
 import { thumbnailSource } from "./rendered-source";
 import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
+import type { ViewerBackground } from "~/viewer/background";
 import type { CameraView } from "~/viewer/camera-view";
 import { runTool, ToolError } from "~/tools/run-tool.server";
 import { migrateViewerSettings } from "./viewer-settings";
@@ -96,7 +97,7 @@ async function renderInChildProcess(
   input: string,
   format: ModelFormat,
   output: string,
-  options: { camera: CameraView | null; background: string | null },
+  options: { camera: CameraView | null; background: ViewerBackground | null },
 ): Promise<{ image: Buffer; timings: Record<string, unknown> } | { failed: string }> {
   const run = await runRendererProcess({ script: "render-cli.ts", args: [input, format, output, JSON.stringify(options)], what: "the thumbnail renderer", timeoutMs: RENDER_TIMEOUT_MS });
   if ("failed" in run) return run;

@@ -2,6 +2,25 @@
 
 export type Rgb = [number, number, number];
 
+/**
+ * What is behind the model: one colour, or colours evenly spaced from the top row to the bottom row, blended in sRGB
+ * as CSS and the viewer's gradient do (a gradient background, or an environment's flat stand-in: decision 053).
+ */
+export type Backdrop = Rgb | { stops: Rgb[] };
+
+/** The backdrop's colour for each row of a frame `height` rows tall, top row first. */
+export function backdropRows(backdrop: Backdrop, height: number): Rgb[] {
+  if (!("stops" in backdrop)) return Array.from({ length: height }, () => backdrop);
+  const { stops } = backdrop;
+  return Array.from({ length: height }, (_, row) => {
+    if (stops.length === 1) return stops[0];
+    const t = height <= 1 ? 0 : (row / (height - 1)) * (stops.length - 1);
+    const i = Math.min(stops.length - 2, Math.floor(t));
+    const f = t - i;
+    return [0, 1, 2].map((c) => stops[i][c] + (stops[i + 1][c] - stops[i][c]) * f) as Rgb;
+  });
+}
+
 export function srgbToLinear(c: number): number {
   return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
 }

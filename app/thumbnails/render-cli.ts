@@ -4,12 +4,13 @@
 // Prints the timings as JSON; exits 1 with a one-line reason when the model cannot be rendered.
 import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
+import { viewerBackgroundSchema } from "~/domain/viewer-settings";
 import { isModelFormat } from "~/formats/model-format";
 import { renderModelThumbnail } from "./render-thumbnail.server";
 
 const optionsSchema = z.object({
   camera: z.object({ position: z.tuple([z.number(), z.number(), z.number()]), target: z.tuple([z.number(), z.number(), z.number()]), fov: z.number().optional(), aspect: z.number().optional() }).nullable().optional(),
-  background: z.string().nullable().optional(),
+  background: viewerBackgroundSchema.nullable().optional(),
 });
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@
  * over them, in sRGB (three blends in the canvas after its output conversion).
  */
 import { cameraToWorldDirection, type RasterCamera } from "./camera";
-import { linearToSrgb, neutralToneMap, srgbToLinear, type Rgb } from "./color";
+import { backdropRows, linearToSrgb, neutralToneMap, srgbToLinear, type Backdrop, type Rgb } from "./color";
 import type { MeshMaterial, MeshPrimitive, MeshScene, MeshTexture, TextureWrap } from "./mesh-scene";
 import type { RenderedImage } from "./rendered-image";
 
@@ -30,7 +30,7 @@ interface Frame {
   light: [number, number, number];
 }
 
-export function renderMesh(scene: MeshScene, camera: RasterCamera, background: Rgb): RenderedImage {
+export function renderMesh(scene: MeshScene, camera: RasterCamera, background: Backdrop): RenderedImage {
   const { width, height } = camera;
   const frame: Frame = {
     width,
@@ -42,8 +42,10 @@ export function renderMesh(scene: MeshScene, camera: RasterCamera, background: R
     light: cameraToWorldDirection(camera, KEY_DIRECTION_IN_CAMERA),
   };
   for (const primitive of scene.primitives) if (primitive.material.alphaMode !== "BLEND") drawPrimitive(frame, camera, primitive, false);
+  const rows = backdropRows(background, height);
   for (let i = 0, n = width * height; i < n; i++) {
-    for (let c = 0; c < 3; c++) frame.display[i * 3 + c] = frame.covered[i] ? linearToSrgb(frame.linear[i * 3 + c]) : background[c];
+    const behind = rows[Math.floor(i / width)];
+    for (let c = 0; c < 3; c++) frame.display[i * 3 + c] = frame.covered[i] ? linearToSrgb(frame.linear[i * 3 + c]) : behind[c];
   }
   for (const primitive of scene.primitives) if (primitive.material.alphaMode === "BLEND") drawPrimitive(frame, camera, primitive, true);
   // Coverage: the opaque and masked surfaces (blended ones draw over them, not counted).

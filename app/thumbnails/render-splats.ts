@@ -6,7 +6,7 @@
  * blended front to back until a pixel is opaque. Colours are blended as stored (sRGB), like Spark.
  */
 import type { RasterCamera } from "./camera";
-import type { Rgb } from "./color";
+import { backdropRows, type Backdrop } from "./color";
 import type { RenderedImage } from "./rendered-image";
 import type { SplatCloud } from "./splat-cloud";
 
@@ -21,7 +21,7 @@ const MAX_ALPHA = 0.99;
 /** A pixel whose remaining transmittance is below this takes no more splats. */
 const OPAQUE_TRANSMITTANCE = 1e-4;
 
-export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background: Rgb): RenderedImage {
+export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background: Backdrop): RenderedImage {
   const { width, height, fx, fy, cx: principalX, cy: principalY, near } = camera;
   const v = camera.view;
   const { positions, scales, rotations, opacities } = cloud;
@@ -153,11 +153,13 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
     }
   }
   const alpha = new Float32Array(width * height);
+  const rows = backdropRows(background, height);
   for (let index = 0, count = width * height; index < count; index++) {
     const t = transmittance[index];
     alpha[index] = 1 - t;
+    const behind = rows[Math.floor(index / width)];
     for (let c = 0; c < 3; c++) {
-      const value = color[index * 3 + c] + t * background[c];
+      const value = color[index * 3 + c] + t * behind[c];
       color[index * 3 + c] = value < 0 ? 0 : value > 1 ? 1 : value;
     }
   }

@@ -8,9 +8,9 @@ import sharp from "sharp";
 import { isSplatFormat, type ModelFormat } from "~/formats/model-format";
 import { openingCamera } from "~/viewer/camera-fit";
 import type { CameraView } from "~/viewer/camera-view";
-import { DEFAULT_BACKGROUND } from "~/viewer/background";
+import { backgroundStops, type ViewerBackground } from "~/viewer/background";
 import { rasterCamera } from "./camera";
-import { parseHexColor } from "./color";
+import { parseHexColor, type Backdrop } from "./color";
 import type { MeshScene } from "./mesh-scene";
 import { readGlbScene } from "./read-glb.server";
 import { readSplatCloud } from "./read-splats.server";
@@ -35,8 +35,8 @@ export async function decodeModel(bytes: Uint8Array, format: ModelFormat): Promi
 export interface ViewOptions {
   /** The item's saved opening view (item settings' camera); null frames the model as the viewer does. */
   camera?: CameraView | null;
-  /** CSS hex colour; null is the viewer's default. */
-  background?: string | null;
+  /** The item's background (a colour, a gradient or an environment); null is the viewer's default colour. */
+  background?: ViewerBackground | null;
   width?: number;
   height?: number;
 }
@@ -44,12 +44,22 @@ export interface ViewOptions {
 export function renderDecoded(model: DecodedModel, options: ViewOptions = {}): RenderedImage {
   const width = options.width ?? THUMBNAIL_WIDTH;
   const height = options.height ?? THUMBNAIL_HEIGHT;
-  const background = parseHexColor(options.background ?? DEFAULT_BACKGROUND);
+  const background = thumbnailBackdrop(options.background);
   const bounds = model.kind === "mesh" ? model.scene.bounds : model.cloud.bounds;
   const pose = openingCamera({ bounds, kind: model.kind, aspect: width / height, saved: options.camera });
   if (model.kind === "splat") return renderSplats(model.cloud, rasterCamera(pose, width, height), background);
   const s = MESH_SUPERSAMPLING;
   return downsample(renderMesh(model.scene, rasterCamera(pose, width * s, height * s), background), s);
+}
+
+/**
+ * The background as the CPU renderers draw it: a colour, or a gradient's two colours from the top row to the bottom
+ * one; an environment (a sky the viewer draws around the model) is its flat stand-in from backgroundStops — what a
+ * level camera sees away from its lights, top, horizon and bottom — not the turning sky nor its light (decision 053).
+ */
+export function thumbnailBackdrop(background: ViewerBackground | null | undefined): Backdrop {
+  const stops = backgroundStops(background).map(parseHexColor);
+  return stops.length === 1 ? stops[0] : { stops };
 }
 
 /** Averages each s×s block of pixels. */

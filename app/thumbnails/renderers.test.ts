@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Bounds } from "~/viewer/bounds";
 import { openingCamera } from "~/viewer/camera-fit";
 import { rasterCamera } from "./camera";
-import { linearToSrgb, SRGB8_TO_LINEAR, type Rgb } from "./color";
+import { linearToSrgb, parseHexColor, SRGB8_TO_LINEAR, type Rgb } from "./color";
 import type { MeshMaterial, MeshPrimitive, MeshScene } from "./mesh-scene";
 import { renderMesh } from "./render-mesh";
 import { renderSplats, sortByDepth, SPLAT_BLUR } from "./render-splats";
+import { thumbnailBackdrop } from "./render-thumbnail.server";
 import type { SplatCloud } from "./splat-cloud";
 
 const BLACK: Rgb = [0, 0, 0];
@@ -174,6 +175,37 @@ describe("splat renderer", () => {
   it("sorts depths nearest first", () => {
     const depth = Float32Array.from([3.5, 0.25, 100, 1e-3, 3.25, 7]);
     expect(Array.from(sortByDepth(depth))).toEqual([3, 1, 4, 0, 5, 2]);
+  });
+});
+
+describe("background behind the model", () => {
+  it("draws a gradient from the top row's colour to the bottom row's, behind meshes and splats alike", () => {
+    const [top, bottom]: Rgb[] = [
+      [0.2, 0.4, 0.6],
+      [0.9, 0.8, 0.1],
+    ];
+    const camera = rasterCamera(headOn(2), 64, 48);
+    const mesh = renderMesh(scene([quad(0.4, 0.4, 0, material({ color: [1, 0, 0, 1] }))]), camera, { stops: [top, bottom] });
+    const splats = renderSplats(oneSplat([0.05, 0.05, 0.05], [1, 0, 0, 0], 0.8), camera, { stops: [top, bottom] });
+    for (const image of [mesh, splats]) {
+      const pixel = (x: number, y: number) => [0, 1, 2].map((c) => image.rgb[(y * 64 + x) * 3 + c]);
+      pixel(0, 0).forEach((v, c) => expect(v).toBeCloseTo(top[c], 6));
+      pixel(63, 47).forEach((v, c) => expect(v).toBeCloseTo(bottom[c], 6));
+      // Row 23 of 48 is 23/47 of the way down, in sRGB as CSS blends.
+      pixel(0, 23).forEach((v, c) => expect(v).toBeCloseTo(top[c] + ((bottom[c] - top[c]) * 23) / 47, 6));
+    }
+    // The model still covers its middle.
+    expect(mesh.rgb[(24 * 64 + 32) * 3]).toBeGreaterThan(0.9);
+  });
+
+  it("gives the CPU renderers the viewer's colours: a colour, a gradient's two, an environment's flat stand-in", () => {
+    expect(thumbnailBackdrop(null)).toEqual(parseHexColor("#1e1f22"));
+    expect(thumbnailBackdrop("#ff0000")).toEqual([1, 0, 0]);
+    expect(thumbnailBackdrop({ type: "gradient", top: "#000000", bottom: "#ffffff" })).toEqual({ stops: [BLACK, [1, 1, 1]] });
+    const sky = thumbnailBackdrop({ type: "environment", name: "outdoor" }) as { stops: Rgb[] };
+    expect(sky.stops).toHaveLength(3);
+    expect(sky.stops[0][2]).toBeGreaterThan(sky.stops[0][0]); // blue above
+    expect(sky.stops[2][2]).toBeLessThan(sky.stops[2][1]); // green-brown ground below
   });
 });
 

@@ -8,6 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { z } from "zod";
+import { viewerBackgroundSchema } from "~/domain/viewer-settings";
 import { isModelFormat } from "~/formats/model-format";
 import { openingCamera } from "~/viewer/camera-fit";
 import { decodeModel, renderDecoded, toRgb8 } from "./render-thumbnail.server";
@@ -16,7 +17,7 @@ import { TURNTABLE, turntableView } from "./turntable";
 const vec3 = z.tuple([z.number(), z.number(), z.number()]);
 const optionsSchema = z.object({
   camera: z.object({ position: vec3, target: vec3, fov: z.number().optional(), aspect: z.number().optional() }).nullable().optional(),
-  background: z.string().nullable().optional(),
+  background: viewerBackgroundSchema.nullable().optional(),
 });
 
 function ffmpeg(args: string[]): Promise<void> {
