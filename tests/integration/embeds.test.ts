@@ -248,20 +248,51 @@ describe("viewer settings", () => {
       api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background: "#102030", autorotate: true } }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    const expected = { version: 2, camera, background: "#102030", autorotate: true, autorotate_speed: 1, fov: null, units: "cm", meters_per_unit: null };
+    const expected = { version: 3, camera, background: "#102030", autorotate: true, autorotate_speed: 1, fov: null, units: "cm", meters_per_unit: null };
     expect((await api("GET", `/item/${ids.public}`)).json.data.settings).toEqual(expected);
     const reset = await api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background: null, meters_per_unit: 0.01 } });
     expect(reset.json.data).toEqual({ ...expected, background: null, meters_per_unit: 0.01 });
   });
 
+  it("stores a gradient or an environment background, answers it to anyone, and refuses malformed ones with 400", async () => {
+    const gradient = { type: "gradient", top: "#336699", bottom: "#F0E0D0" };
+    const saved = await api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background: gradient } });
+    expect(saved.status).toBe(200);
+    expect(saved.json.data).toMatchObject({ version: 3, background: { type: "gradient", top: "#336699", bottom: "#f0e0d0" } });
+    expect((await api("GET", `/item/${ids.public}/viewer`)).json.data.settings.background).toEqual({ type: "gradient", top: "#336699", bottom: "#f0e0d0" });
+    const environment = await api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background: { type: "environment", name: "sunset" } } });
+    expect(environment.status).toBe(200);
+    expect((await api("GET", `/item/${ids.public}`)).json.data.settings.background).toEqual({ type: "environment", name: "sunset" });
+    const row = await (await db()).item.findUniqueOrThrow({ where: { id: ids.public } });
+    expect(row).toMatchObject({ settingsVersion: 3, settings: { background: { type: "environment", name: "sunset" } } });
+
+    for (const background of [
+      { type: "gradient", top: "#336699" },
+      { type: "gradient", top: "#336699", bottom: "navy" },
+      { type: "environment", name: "moon" },
+      { type: "image", url: "https://example.com/sky.hdr" },
+      "linear-gradient(#fff, #000)",
+    ]) {
+      const res = await api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background } });
+      process.stdout.write(`PATCH background ${JSON.stringify(background)} -> ${res.status} ${JSON.stringify(res.json)}\n`);
+      expect(res.status, JSON.stringify(background)).toBe(400);
+      expect(res.json).toMatchObject({ error: "invalid_input", message: expect.stringContaining("background must be a hex colour such as #1e1f22") });
+    }
+    expect((await api("GET", `/item/${ids.public}`)).json.data.settings.background).toEqual({ type: "environment", name: "sunset" });
+    await api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { background: null } });
+  });
+
   it("migrates settings stored by an older schema when they are read", async () => {
+    // A version-2 row with a colour reads as the same colour in version 3.
+    await (await db()).item.update({ where: { id: ids.unlisted }, data: { settings: { background: "#445566", autorotate: true }, settingsVersion: 2 } });
+    expect((await api("GET", `/item/${ids.unlisted}/viewer`)).json.data.settings).toMatchObject({ version: 3, background: "#445566", autorotate: true });
     await (await db()).item.update({
       where: { id: ids.unlisted },
       data: { settings: { camera: { position: { x: 3, y: 2, z: 1 }, target: { x: 0, y: 0, z: 0 } }, autorotate: true }, settingsVersion: null },
     });
     const viewer = await api("GET", `/item/${ids.unlisted}/viewer`);
     expect(viewer.json.data.settings).toEqual({
-      version: 2,
+      version: 3,
       camera: { position: [3, 2, 1], target: [0, 0, 0] },
       background: null,
       autorotate: true,
@@ -273,7 +304,7 @@ describe("viewer settings", () => {
     // A patch writes the current version.
     await api("PATCH", `/item/${ids.unlisted}/settings`, { token: alice.idToken, body: { units: "ft" } });
     const row = await (await db()).item.findUniqueOrThrow({ where: { id: ids.unlisted } });
-    expect(row.settingsVersion).toBe(2);
+    expect(row.settingsVersion).toBe(3);
     expect(row.settings).toMatchObject({ camera: { position: [3, 2, 1] }, units: "ft" });
   });
 });
