@@ -109,7 +109,7 @@ test("the poster loads the viewer only on click, and the block follows the selec
   // The shopper asks: the viewer loads in place, at the same size.
   await button.click();
   const frame = block.locator("iframe");
-  await expect(frame).toHaveAttribute("src", `${BASE_URL}/embed/${oak.id}?autorotate=1&annotations=1&background=%23f4f4f5`);
+  await expect(frame).toHaveAttribute("src", `${BASE_URL}/embed/${oak.id}?autorotate=1&annotations=1`);
   await expect(frame).toHaveAttribute("title", oak.name);
   const viewer = page.frameLocator("[data-scanroom-3d] iframe");
   await expect(viewer.getByRole("heading", { level: 1 })).toHaveText(oak.name);

@@ -74,6 +74,12 @@ describe("the block's Liquid with a sample product", () => {
     expect(block.querySelector("iframe, script")).toBeNull();
   });
 
+  it("without a colour of the merchant's leaves the background to the model's own settings", async () => {
+    const block = blockOf(await renderModelBlock({ metafield, variants }))!;
+    expect(block.getAttribute("style")).toBe("--scanroom-h: 480px;");
+    expect(block.dataset.background).toBe("");
+  });
+
   it("shows the selected variant's own model, escaping what the merchant named it", async () => {
     const html = await renderModelBlock({ metafield, variants, selectedVariantId: 4402, settings: { button_label: "Try it in 3D" } });
     expect(html).not.toContain("<script>alert(1)</script>");

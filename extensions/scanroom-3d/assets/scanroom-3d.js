@@ -30,8 +30,9 @@
     var ds = root.dataset;
 
     function src() {
+      // No colour chosen: the model's own background (its owner's colour, gradient or environment).
       return data.origin + "/embed/" + entry.id + "?autorotate=" + ds.autorotate + "&annotations=" + ds.annotations +
-        "&background=" + encodeURIComponent(ds.background || "");
+        (ds.background ? "&background=" + encodeURIComponent(ds.background) : "");
     }
 
     function load() {
