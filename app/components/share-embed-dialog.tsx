@@ -1,4 +1,5 @@
 import { Dialog } from "primereact/dialog";
+import { useState } from "react";
 import { TabPanel, TabView } from "primereact/tabview";
 import type { ItemDto } from "~/domain/item-presenter";
 import { shareUrl } from "~/lib/embed-code";
@@ -6,6 +7,7 @@ import type { CameraView } from "~/viewer/camera-view";
 import { EmbedPanel } from "./embed-panel";
 import { ShareLinksPanel } from "./share-links-panel";
 import { ViewerSettingsPanel } from "./viewer-settings-panel";
+import type { ViewerPreview } from "./viewer-preview";
 
 /**
  * The owner's Share / Embed dialog on /item/{id}: links (share links spend link credits), embed code and
@@ -19,6 +21,7 @@ export function ShareEmbedDialog({
   getCurrentView,
   captureView,
   onChange,
+  preview,
 }: {
   item: ItemDto;
   shareOrigin: string;
@@ -28,16 +31,35 @@ export function ShareEmbedDialog({
   captureView: () => Promise<Blob> | null;
   /** Something the page shows changed (watermark, settings): reload its data. */
   onChange: () => void;
+  /** Shows the Viewer tab's unsaved choices on the page's viewer. */
+  preview?: ViewerPreview;
 }) {
   const shared = item.visibility !== "private";
+  const [tab, setTab] = useState(0);
+  // On the Viewer tab the page's viewer previews the choices: the mask does not dim it then.
+  const viewerTab = tab === (shared ? 2 : 0);
   return (
-    <Dialog header="Share / Embed" visible={visible} onHide={onHide} style={{ width: "min(42rem, 96vw)" }} dismissableMask>
+    <Dialog
+      header="Share / Embed"
+      visible={visible}
+      onHide={onHide}
+      style={{ width: "min(42rem, 96vw)" }}
+      maskClassName={viewerTab ? "share-dialog-mask-clear" : undefined}
+      dismissableMask
+    >
       {shared ? null : (
         <p className="share-warn" data-testid="share-private-note">
           This model is private. Make it public or unlisted to share or embed it.
         </p>
       )}
-      <TabView>
+      <TabView
+        activeIndex={tab}
+        onTabChange={(event) => {
+          setTab(event.index);
+          // The preview is on the page's viewer: bring it into sight (a phone has scrolled down to the button).
+          if (event.index === (shared ? 2 : 0)) document.querySelector(".item-viewer-frame")?.scrollIntoView({ block: "start", behavior: "smooth" });
+        }}
+      >
         {shared ? (
           <TabPanel header="Link">
             <ShareLinksPanel itemId={item.id} pageUrl={shareUrl(shareOrigin, item.id)} />
@@ -49,7 +71,15 @@ export function ShareEmbedDialog({
           </TabPanel>
         ) : null}
         <TabPanel header="Viewer">
-          <ViewerSettingsPanel key={item.updated_at} itemId={item.id} settings={item.settings} getCurrentView={getCurrentView} captureView={captureView} onSaved={onChange} />
+          <ViewerSettingsPanel
+            key={item.updated_at}
+            itemId={item.id}
+            settings={item.settings}
+            getCurrentView={getCurrentView}
+            captureView={captureView}
+            onSaved={onChange}
+            preview={preview}
+          />
         </TabPanel>
       </TabView>
     </Dialog>

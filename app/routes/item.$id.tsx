@@ -26,6 +26,7 @@ import { appUrlFromMatches, itemSocialMeta } from "~/pages/social-meta";
 import { loadVisibleItem } from "~/pages/visible-item.server";
 import { loaderCacheHeaders } from "~/lib/public-page-cache";
 import { useConfirmDeleteItem } from "~/components/use-confirm-delete-item";
+import { useViewerPreview } from "~/components/viewer-preview";
 import type { Viewer } from "~/viewer";
 import { getCameraView } from "~/viewer/camera-view";
 import { captureFrame } from "~/viewer/capture-frame";
@@ -72,6 +73,7 @@ export default function ItemPage() {
       if (viewerRef.current === viewer) viewerRef.current = null;
     };
   }, []);
+  const viewerPreview = useViewerPreview(viewerRef, item.settings.background);
   useRevalidateWhile(item.is_owner && IN_PROGRESS_STATUSES.has(item.status));
 
   const patch = async (body: Record<string, unknown>, done: string) => {
@@ -104,6 +106,7 @@ export default function ItemPage() {
           getCurrentView={() => (viewerRef.current ? getCameraView(viewerRef.current.stage) : null)}
           captureView={() => (viewerRef.current ? captureFrame(viewerRef.current) : null)}
           onChange={() => revalidator.revalidate()}
+          preview={viewerPreview}
         />
       ) : null}
       <div className="item-viewer-frame">
