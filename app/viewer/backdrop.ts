@@ -8,14 +8,17 @@ import {
   Color,
   DataTexture,
   EquirectangularReflectionMapping,
+  FloatType,
   LinearFilter,
+  LinearSRGBColorSpace,
+  NearestFilter,
   RepeatWrapping,
   RGBAFormat,
   SRGBColorSpace,
   UnsignedByteType,
   type Texture,
 } from "three";
-import { backgroundRowColour, backgroundStops, environmentPixels, hexToRgb, type ViewerBackground } from "./background";
+import { backgroundRowColour, backgroundStops, environmentPixels, environmentRadiance, hexToRgb, type EnvironmentName, type ViewerBackground } from "./background";
 
 /** Rows of a gradient's texture: fine enough that 8-bit steps, not texels, are what the eye could see. */
 const GRADIENT_ROWS = 256;
@@ -27,8 +30,11 @@ export interface Backdrop {
   readonly background: Color | Texture;
   /** The colour a frame is cleared with before the background is drawn (the top of a gradient). */
   readonly clearColor: Color;
-  /** An environment's picture, which also lights meshes (else the viewer's RoomEnvironment does); null otherwise. */
-  readonly environmentPicture: Texture | null;
+  /**
+   * An environment's light for meshes (else the viewer's RoomEnvironment lights them), made on first use: the
+   * picture in linear floats with its lights brighter than any 8-bit colour; null for a colour or a gradient.
+   */
+  readonly environmentPicture: (() => Texture) | null;
   dispose(): void;
 }
 
@@ -51,7 +57,32 @@ export function createBackdrop(background: ViewerBackground | null | undefined):
   const texture = pictureTexture(environmentPixels(background.name, width), width, width / 2);
   texture.mapping = EquirectangularReflectionMapping;
   texture.wrapS = RepeatWrapping;
-  return { background: texture, clearColor, environmentPicture: texture, dispose: () => texture.dispose() };
+  let light: DataTexture | null = null;
+  return {
+    background: texture,
+    clearColor,
+    environmentPicture: () => (light ??= lightTexture(background.name)),
+    dispose: () => {
+      texture.dispose();
+      light?.dispose();
+    },
+  };
+}
+
+/** Lights are small: a quarter of the picture's width is enough for PMREM's blurred levels. */
+const LIGHT_WIDTH = 256;
+
+function lightTexture(name: EnvironmentName): DataTexture {
+  const texture = new DataTexture(environmentRadiance(name, LIGHT_WIDTH), LIGHT_WIDTH, LIGHT_WIDTH / 2, RGBAFormat, FloatType);
+  texture.colorSpace = LinearSRGBColorSpace;
+  texture.mapping = EquirectangularReflectionMapping;
+  // Linear filtering of 32-bit floats is an extension WebGL 2 may lack; PMREM blurs it anyway.
+  texture.magFilter = NearestFilter;
+  texture.minFilter = NearestFilter;
+  texture.wrapS = RepeatWrapping;
+  texture.generateMipmaps = false;
+  texture.needsUpdate = true;
+  return texture;
 }
 
 function pictureTexture(data: Uint8Array, width: number, height: number): DataTexture {

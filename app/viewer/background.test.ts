@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { backgroundCss, backgroundRowColour, backgroundStops, ENVIRONMENT_NAMES, environmentColour, environmentPixels, hexToRgb, rgbToHex } from "./background";
+import {
+  backgroundCss,
+  backgroundRowColour,
+  backgroundStops,
+  ENVIRONMENT_NAMES,
+  ENVIRONMENTS,
+  environmentColour,
+  environmentPixels,
+  environmentRadiance,
+  hexToRgb,
+  rgbToHex,
+} from "./background";
 
 describe("viewer backgrounds", () => {
   it("turns each kind into the colours a frame without WebGL shows, top to bottom", () => {
@@ -34,5 +45,20 @@ describe("viewer backgrounds", () => {
     const sun = environmentColour("outdoor", 40, 50);
     const away = environmentColour("outdoor", 220, 50);
     expect(Math.min(...sun)).toBeGreaterThan(Math.min(...away) + 0.2);
+  });
+
+  it("lights meshes with its lights far brighter than its sky (an 8-bit sky alone lights them dimly)", () => {
+    for (const name of ENVIRONMENT_NAMES) {
+      const radiance = environmentRadiance(name, 128);
+      let brightest = 0;
+      let sky = 0;
+      for (let i = 0; i < radiance.length; i += 4) {
+        const value = Math.max(radiance[i], radiance[i + 1], radiance[i + 2]);
+        brightest = Math.max(brightest, value);
+        if (value <= 1) sky = Math.max(sky, value);
+      }
+      expect(brightest, name).toBeGreaterThan(ENVIRONMENTS[name].lights[0].radiance * 0.5);
+      expect(sky, name).toBeLessThanOrEqual(1);
+    }
   });
 });

@@ -50,8 +50,11 @@ interface EnvironmentLook {
   label: string;
   /** Colours at elevations, from +90 down to -90. */
   stops: { at: number; color: string }[];
-  /** Bright spots that light a mesh (the sun, a studio's soft boxes): direction in degrees, size, strength. */
-  lights: { azimuth: number; elevation: number; radius: number; color: string; strength: number }[];
+  /**
+   * Bright spots that light a mesh (the sun, a studio's soft boxes): direction and radius in degrees, how much they
+   * cover the sky in the picture (strength), and their radiance in the lighting picture (linear; the sky is ≤ 1).
+   */
+  lights: { azimuth: number; elevation: number; radius: number; color: string; strength: number; radiance: number }[];
 }
 
 export const ENVIRONMENTS: Record<EnvironmentName, EnvironmentLook> = {
@@ -65,20 +68,20 @@ export const ENVIRONMENTS: Record<EnvironmentName, EnvironmentLook> = {
       { at: -90, color: "#5a5d62" },
     ],
     lights: [
-      { azimuth: -55, elevation: 35, radius: 18, color: "#ffffff", strength: 0.9 },
-      { azimuth: 60, elevation: 25, radius: 14, color: "#fff6ea", strength: 0.6 },
+      { azimuth: -55, elevation: 35, radius: 18, color: "#ffffff", strength: 0.9, radiance: 6 },
+      { azimuth: 60, elevation: 25, radius: 14, color: "#fff6ea", strength: 0.6, radiance: 4 },
     ],
   },
   outdoor: {
     label: "Outdoor",
     stops: [
-      { at: 90, color: "#3f7cc8" },
-      { at: 35, color: "#7fb0e3" },
-      { at: 2, color: "#d6e6f2" },
+      { at: 90, color: "#2f6dbf" },
+      { at: 25, color: "#6a9fdb" },
+      { at: 2, color: "#c3dbef" },
       { at: 0, color: "#a9ab98" },
       { at: -90, color: "#56603f" },
     ],
-    lights: [{ azimuth: 40, elevation: 50, radius: 6, color: "#fffbe8", strength: 1 }],
+    lights: [{ azimuth: 40, elevation: 50, radius: 4, color: "#fffbe8", strength: 1, radiance: 60 }],
   },
   sunset: {
     label: "Sunset",
@@ -90,7 +93,7 @@ export const ENVIRONMENTS: Record<EnvironmentName, EnvironmentLook> = {
       { at: 0, color: "#3d2b2e" },
       { at: -90, color: "#140f14" },
     ],
-    lights: [{ azimuth: 0, elevation: 4, radius: 8, color: "#ffd08a", strength: 1 }],
+    lights: [{ azimuth: 0, elevation: 3, radius: 3.5, color: "#ffd08a", strength: 1, radiance: 60 }],
   },
 };
 
@@ -113,19 +116,60 @@ function bandColour(look: EnvironmentLook, elevation: number): Rgb {
 export function environmentColour(name: EnvironmentName, azimuth: number, elevation: number): Rgb {
   const look = ENVIRONMENTS[name];
   let colour = bandColour(look, elevation);
-  const toRad = Math.PI / 180;
-  const dir = (az: number, el: number): Rgb => [Math.cos(el * toRad) * Math.sin(az * toRad), Math.sin(el * toRad), -Math.cos(el * toRad) * Math.cos(az * toRad)];
-  const d = dir(azimuth, elevation);
   for (const light of look.lights) {
-    const l = dir(light.azimuth, light.elevation);
-    const angle = Math.acos(Math.min(1, Math.max(-1, d[0] * l[0] + d[1] * l[1] + d[2] * l[2]))) / toRad;
-    // A bright core and a glow that fades over three radii.
-    const core = angle <= light.radius ? 1 : 0;
+    const angle = angleBetween(azimuth, elevation, light.azimuth, light.elevation);
+    // A bright core, its edge soft over a third of its radius (the sky's cube faces are ~0.7° a texel: a hard edge
+    // shows their squares), and a glow that fades over three radii.
+    const core = Math.min(1, Math.max(0, (light.radius - angle) / (light.radius / 3) + 0.5));
     const glow = Math.max(0, 1 - angle / (light.radius * 3));
     const amount = Math.min(1, core * light.strength + glow * glow * light.strength * 0.6);
     if (amount > 0) colour = mix(colour, hexToRgb(light.color), amount);
   }
   return colour;
+}
+
+const toRad = Math.PI / 180;
+
+/** Degrees between two directions given as azimuth and elevation. */
+function angleBetween(az1: number, el1: number, az2: number, el2: number): number {
+  const dir = (az: number, el: number): Rgb => [Math.cos(el * toRad) * Math.sin(az * toRad), Math.sin(el * toRad), -Math.cos(el * toRad) * Math.cos(az * toRad)];
+  const [a, b] = [dir(az1, el1), dir(az2, el2)];
+  return Math.acos(Math.min(1, Math.max(-1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]))) / toRad;
+}
+
+function srgbToLinear(c: number): number {
+  return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+}
+
+/** The azimuth (degrees) a column of an equirectangular picture looks towards, as three reads it. */
+function columnAzimuth(x: number, width: number): number {
+  // three's equirect lookup: u = atan(dir.z, dir.x) / 2π + 0.5; azimuth 0 (−z) is at u = 0.25.
+  const phi = ((x + 0.5) / width - 0.5) * 2 * Math.PI; // atan2(z, x)
+  return (Math.atan2(Math.cos(phi), -Math.sin(phi)) * 180) / Math.PI;
+}
+
+/**
+ * The environment's light for meshes: the picture in linear RGBA floats (rows from the bottom up, as
+ * environmentPixels), its lights' cores as bright as their `radiance` — an 8-bit sky alone lights a mesh dimly.
+ */
+export function environmentRadiance(name: EnvironmentName, width: number): Float32Array {
+  const height = Math.max(1, Math.round(width / 2));
+  const data = new Float32Array(width * height * 4);
+  const { lights } = ENVIRONMENTS[name];
+  for (let y = 0; y < height; y++) {
+    const elevation = ((y + 0.5) / height) * 180 - 90;
+    for (let x = 0; x < width; x++) {
+      const azimuth = columnAzimuth(x, width);
+      const rgb = environmentColour(name, azimuth, elevation).map(srgbToLinear);
+      for (const light of lights) {
+        if (angleBetween(azimuth, elevation, light.azimuth, light.elevation) > light.radius) continue;
+        const colour = hexToRgb(light.color).map(srgbToLinear);
+        for (let c = 0; c < 3; c++) rgb[c] += colour[c] * light.radiance;
+      }
+      data.set([rgb[0], rgb[1], rgb[2], 1], (y * width + x) * 4);
+    }
+  }
+  return data;
 }
 
 /**
@@ -138,10 +182,7 @@ export function environmentPixels(name: EnvironmentName, width: number): Uint8Ar
   for (let y = 0; y < height; y++) {
     const elevation = ((y + 0.5) / height) * 180 - 90;
     for (let x = 0; x < width; x++) {
-      // three's equirect lookup: u = atan(dir.z, dir.x) / 2π + 0.5; azimuth 0 (−z) is at u = 0.25.
-      const u = (x + 0.5) / width;
-      const phi = (u - 0.5) * 2 * Math.PI; // atan2(z, x)
-      const azimuth = (Math.atan2(Math.cos(phi), -Math.sin(phi)) * 180) / Math.PI;
+      const azimuth = columnAzimuth(x, width);
       const rgb = environmentColour(name, azimuth, elevation);
       const i = (y * width + x) * 4;
       data[i] = Math.round(rgb[0] * 255);

@@ -209,7 +209,7 @@ export function createViewerCore(options: ViewerOptions): ViewerCore {
       const picture = backdrop.environmentPicture;
       if (picture) {
         // An environment background lights the mesh as well (decision 053).
-        environment = pmrem.fromEquirectangular(picture).texture;
+        environment = pmrem.fromEquirectangular(picture()).texture;
       } else {
         const room = new RoomEnvironment();
         const size = environmentMapSize(rendererName(target.getContext()));
