@@ -340,3 +340,113 @@ test("viewer settings: the owner's field of view and rotation speed reach embeds
   }
   expect(consoleErrors).toEqual([]);
 });
+
+/** The median colour of a row of pixels from x0 to x1 (a strip of the background beside the model). */
+function rowColour(png: PNG, y: number, x0: number, x1: number): [number, number, number] {
+  const channels: number[][] = [[], [], []];
+  for (let x = x0; x < x1; x++) for (let c = 0; c < 3; c++) channels[c].push(png.data[(y * png.width + x) * 4 + c]);
+  return channels.map((values) => values.sort((a, b) => a - b)[values.length >> 1]) as [number, number, number];
+}
+
+const hexRgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+const colourDistance = (a: number[], b: number[]) => Math.max(...a.map((v, i) => Math.abs(v - b[i])));
+/** Per channel, of 255: the gradient texture's rows are 1/256 of the frame apart, and sRGB is filtered in linear light. */
+const GRADIENT_TOLERANCE = 6;
+
+/** The top and bottom rows (3 px in) of a strip at the left of an element's picture, 2 %–12 % of its width. */
+async function edgeColours(png: PNG) {
+  const [x0, x1] = [Math.round(png.width * 0.02), Math.round(png.width * 0.12)];
+  return { top: rowColour(png, 3, x0, x1), bottom: rowColour(png, png.height - 4, x0, x1) };
+}
+
+const liveFov = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __scanroomViewers: () => { live: { view: { fov: number } }[] } }).__scanroomViewers().live.map((v) => v.view.fov));
+
+test("viewer backgrounds: the owner previews a gradient and a wider field of view before saving, Cancel takes them back; the embed shows the saved gradient and an environment", async ({
+  page,
+  consoleErrors,
+}) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const { identity, itemId } = await ownerOnModelPage(page, "Backdrop Owner", "Gradient chair");
+  const viewer = page.getByTestId("model-viewer");
+  await page.waitForTimeout(500); // a few frames after ready
+  const fovBefore = (await liveFov(page))[0];
+  const before = await edgeColours(PNG.sync.read(await viewer.screenshot()));
+  process.stdout.write(`model page before: top ${before.top} bottom ${before.bottom}, live fov ${fovBefore}\n`);
+  expect(colourDistance(before.top, VIEWER_BACKGROUND)).toBeLessThanOrEqual(2);
+
+  await page.getByRole("button", { name: "Share / Embed" }).click();
+  const dialog = page.getByRole("dialog", { name: "Share / Embed" });
+  await dialog.getByRole("tab", { name: "Viewer" }).click();
+  const [top, bottom] = ["#2040c0", "#f0a020"];
+  await dialog.getByLabel("Background", { exact: true }).selectOption({ label: "Gradient" });
+  await dialog.getByLabel("Top colour").fill(top);
+  await dialog.getByLabel("Bottom colour").fill(bottom);
+  await expect(dialog.getByTestId("viewer-background-note")).toHaveText(`Gradient from ${top} at the top to ${bottom} at the bottom`);
+
+  // Before saving, the page's viewer shows it (the dialog's mask does not dim the page on this tab).
+  let preview = before;
+  await expect
+    .poll(async () => {
+      preview = await edgeColours(PNG.sync.read(await viewer.screenshot()));
+      return Math.max(colourDistance(preview.top, hexRgb(top)), colourDistance(preview.bottom, hexRgb(bottom)));
+    })
+    .toBeLessThanOrEqual(GRADIENT_TOLERANCE);
+  process.stdout.write(`model page preview: top ${preview.top} (chosen ${hexRgb(top)}), bottom ${preview.bottom} (chosen ${hexRgb(bottom)}), tolerance ${GRADIENT_TOLERANCE}\n`);
+
+  // Dragging the field of view slider turns the live camera at once.
+  for (const fov of [70, 30]) {
+    await dialog.getByLabel("Field of view").fill(String(fov));
+    await expect.poll(async () => (await liveFov(page))[0]).toBe(fov);
+    process.stdout.write(`slider ${fov}° -> live camera fov ${(await liveFov(page))[0]}°\n`);
+  }
+  expect((await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings).toMatchObject({ background: null, fov: null }); // nothing saved yet
+
+  // Cancel: the saved look again.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect.poll(async () => (await liveFov(page))[0]).toBe(fovBefore);
+  await expect.poll(async () => colourDistance((await edgeColours(PNG.sync.read(await viewer.screenshot()))).top, VIEWER_BACKGROUND)).toBeLessThanOrEqual(2);
+  await expect(dialog.getByLabel("Background", { exact: true })).toHaveValue("default");
+  process.stdout.write(`after Cancel: live fov ${(await liveFov(page))[0]}° (was ${fovBefore}°), background back to #1e1f22\n`);
+
+  // Chosen again and saved: the embed opens with it.
+  await dialog.getByLabel("Background", { exact: true }).selectOption({ label: "Gradient" });
+  await dialog.getByLabel("Top colour").fill(top);
+  await dialog.getByLabel("Bottom colour").fill(bottom);
+  await dialog.getByRole("button", { name: "Save viewer settings" }).click();
+  await expect(page.getByText("The model opens this way from now on.")).toBeVisible();
+  expect((await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings.background).toEqual({ type: "gradient", top, bottom });
+  await page.screenshot({ path: test.info().outputPath("model-page-gradient-1440.png") });
+
+  await page.goto(host.pageFor(itemId));
+  await waitForEvent(page, (e) => e.type === "ready", "ready");
+  await page.waitForTimeout(500);
+  let embedded = before;
+  await expect
+    .poll(async () => {
+      embedded = await edgeColours(await frameScreenshot(page));
+      return Math.max(colourDistance(embedded.top, hexRgb(top)), colourDistance(embedded.bottom, hexRgb(bottom)));
+    })
+    .toBeLessThanOrEqual(GRADIENT_TOLERANCE);
+  process.stdout.write(`embed 640×480: top ${embedded.top}, bottom ${embedded.bottom}\n`);
+  await page.locator("#model").screenshot({ path: test.info().outputPath("embed-gradient.png") });
+
+  // An environment: a sky over a floor around the model, neither the default grey nor flat.
+  const patched = await fetch(`${BASE_URL}/v1/item/${itemId}/settings`, {
+    method: "PATCH",
+    headers: { Authorization: `Bearer ${identity.idToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ background: { type: "environment", name: "outdoor" } }),
+  });
+  expect(patched.status).toBe(200);
+  await page.goto(host.pageFor(itemId));
+  await waitForEvent(page, (e) => e.type === "ready", "ready");
+  await page.waitForTimeout(1000);
+  const sky = await edgeColours(await frameScreenshot(page));
+  process.stdout.write(`embed, outdoor environment: top ${sky.top}, bottom ${sky.bottom}\n`);
+  await page.locator("#model").screenshot({ path: test.info().outputPath("embed-outdoor.png") });
+  expect(colourDistance(sky.top, VIEWER_BACKGROUND)).toBeGreaterThan(40);
+  expect(sky.top[2]).toBeGreaterThan(sky.top[0] + 30); // blue sky above
+  expect(colourDistance(sky.top, sky.bottom)).toBeGreaterThan(40); // the floor below is another colour
+  expect(consoleErrors).toEqual([]);
+});
