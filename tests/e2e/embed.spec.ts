@@ -401,7 +401,15 @@ test("viewer backgrounds: the owner previews a gradient and a wider field of vie
     await expect.poll(async () => (await liveFov(page))[0]).toBe(fov);
     process.stdout.write(`slider ${fov}° -> live camera fov ${(await liveFov(page))[0]}°\n`);
   }
-  expect((await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings).toMatchObject({ background: null, fov: null }); // nothing saved yet
+  // Ticking "Rotate slowly" turns the model on the page at once: the live camera moves round it.
+  const livePosition = () =>
+    page.evaluate(() => (window as unknown as { __scanroomViewers: () => { live: { view: { position: number[] } }[] } }).__scanroomViewers().live[0].view.position);
+  const still = await livePosition();
+  await dialog.getByText("Rotate slowly until the visitor moves the model").click();
+  await dialog.getByLabel("Rotation speed").selectOption({ label: "Very fast" });
+  await expect.poll(async () => Math.max(...(await livePosition()).map((v, i) => Math.abs(v - still[i])))).toBeGreaterThan(0.01);
+  process.stdout.write(`autorotate previewed: camera from ${still.map((v) => v.toFixed(3))} to ${(await livePosition()).map((v) => v.toFixed(3))}\n`);
+  expect((await (await fetch(`${BASE_URL}/v1/item/${itemId}/viewer`)).json()).data.settings).toMatchObject({ background: null, fov: null, autorotate: false }); // nothing saved yet
 
   // Cancel: the saved look again.
   await dialog.getByRole("button", { name: "Cancel" }).click();
