@@ -1,5 +1,5 @@
 import { Dialog } from "primereact/dialog";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { TabPanel, TabView } from "primereact/tabview";
 import type { ItemDto } from "~/domain/item-presenter";
 import { shareUrl } from "~/lib/embed-code";
@@ -38,13 +38,18 @@ export function ShareEmbedDialog({
   const [tab, setTab] = useState(0);
   // On the Viewer tab the page's viewer previews the choices: the mask does not dim it then.
   const viewerTab = tab === (shared ? 2 : 0);
+  // The preview is on the page's viewer: bring it into sight when the Viewer tab shows (a phone has scrolled down
+  // to the button) — on opening too, where it is the only tab (a private model).
+  useEffect(() => {
+    if (visible && viewerTab) document.querySelector(".item-viewer-frame")?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [visible, viewerTab]);
   return (
     <Dialog
       header="Share / Embed"
       visible={visible}
       onHide={onHide}
       style={{ width: "min(42rem, 96vw)" }}
-      maskClassName={viewerTab ? "share-dialog-mask-clear" : undefined}
+      className={viewerTab ? "share-dialog-viewer-tab" : undefined}
       dismissableMask
     >
       {shared ? null : (
@@ -52,35 +57,31 @@ export function ShareEmbedDialog({
           This model is private. Make it public or unlisted to share or embed it.
         </p>
       )}
-      <TabView
-        activeIndex={tab}
-        onTabChange={(event) => {
-          setTab(event.index);
-          // The preview is on the page's viewer: bring it into sight (a phone has scrolled down to the button).
-          if (event.index === (shared ? 2 : 0)) document.querySelector(".item-viewer-frame")?.scrollIntoView({ block: "start", behavior: "smooth" });
-        }}
-      >
-        {shared ? (
-          <TabPanel header="Link">
-            <ShareLinksPanel itemId={item.id} pageUrl={shareUrl(shareOrigin, item.id)} />
-          </TabPanel>
-        ) : null}
-        {shared ? (
-          <TabPanel header="Embed">
-            <EmbedPanel item={item} shareOrigin={shareOrigin} onWatermarkChange={onChange} />
-          </TabPanel>
-        ) : null}
-        <TabPanel header="Viewer">
-          <ViewerSettingsPanel
-            key={item.updated_at}
-            itemId={item.id}
-            settings={item.settings}
-            getCurrentView={getCurrentView}
-            captureView={captureView}
-            onSaved={onChange}
-            preview={preview}
-          />
-        </TabPanel>
+      <TabView activeIndex={tab} onTabChange={(event) => setTab(event.index)}>
+        {/* Only the tabs shown: TabView counts a null child as a tab's place, and the Viewer tab's index must be its place. */}
+        {[
+          shared ? (
+            <TabPanel key="link" header="Link">
+              <ShareLinksPanel itemId={item.id} pageUrl={shareUrl(shareOrigin, item.id)} />
+            </TabPanel>
+          ) : null,
+          shared ? (
+            <TabPanel key="embed" header="Embed">
+              <EmbedPanel item={item} shareOrigin={shareOrigin} onWatermarkChange={onChange} />
+            </TabPanel>
+          ) : null,
+          <TabPanel key="viewer" header="Viewer">
+            <ViewerSettingsPanel
+              key={item.updated_at}
+              itemId={item.id}
+              settings={item.settings}
+              getCurrentView={getCurrentView}
+              captureView={captureView}
+              onSaved={onChange}
+              preview={preview}
+            />
+          </TabPanel>,
+        ].filter((panel) => panel !== null)}
       </TabView>
     </Dialog>
   );

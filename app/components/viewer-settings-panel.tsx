@@ -192,12 +192,16 @@ export function ViewerSettingsPanel({
         </div>
       ) : null}
       {backgroundKind === "gradient" ? (
-        <div className="embed-option">
-          <input id="viewer-gradient-top" type="color" value={gradientTop} onChange={(e) => setGradientTop(e.target.value)} />
-          <label htmlFor="viewer-gradient-top">Top colour</label>
-          <input id="viewer-gradient-bottom" type="color" value={gradientBottom} onChange={(e) => setGradientBottom(e.target.value)} />
-          <label htmlFor="viewer-gradient-bottom">Bottom colour</label>
-        </div>
+        <>
+          <div className="embed-option">
+            <input id="viewer-gradient-top" type="color" value={gradientTop} onChange={(e) => setGradientTop(e.target.value)} />
+            <label htmlFor="viewer-gradient-top">Top colour</label>
+          </div>
+          <div className="embed-option">
+            <input id="viewer-gradient-bottom" type="color" value={gradientBottom} onChange={(e) => setGradientBottom(e.target.value)} />
+            <label htmlFor="viewer-gradient-bottom">Bottom colour</label>
+          </div>
+        </>
       ) : null}
       {backgroundKind === "environment" ? (
         <fieldset className="embed-options viewer-environments">
