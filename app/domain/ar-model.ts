@@ -22,12 +22,16 @@ interface ArSourceFields {
   meshLiteKey: string | null;
 }
 
-/** The stored mesh AR places for this item, or null. */
-export function arSourceKey(item: ArSourceFields): string | null {
-  if (item.kind !== "model" || item.status !== "ready") return null;
-  if (item.meshLiteKey) return item.meshLiteKey;
+/** The mesh of an item, if it has one: a scan's textured mesh, or an uploaded GLB. Splats alone have none. */
+export function meshKeyOf(item: { fileFormat: string | null; fileKey: string | null; meshKey: string | null }): string | null {
   if (item.meshKey) return item.meshKey;
   return item.fileFormat === "glb" && item.fileKey ? item.fileKey : null;
+}
+
+/** The stored mesh AR places for this item (a scan's light level before its full mesh), or null. */
+export function arSourceKey(item: ArSourceFields): string | null {
+  if (item.kind !== "model" || item.status !== "ready") return null;
+  return item.meshLiteKey ?? meshKeyOf(item);
 }
 
 /** FNV-1a, 2 × 32 bits: a stable name for what the files were made from (not a security measure). */

@@ -5,7 +5,7 @@ import { getUserQuotas } from "./credits.server";
 import { AppError, notFound } from "~/lib/errors";
 import { visibleTo } from "./item-access.server";
 import { requestFollowUps } from "./outbox.server";
-import { meshKeyOf } from "./product-media.server";
+import { meshKeyOf } from "./ar-model";
 import {
   findProductsByHandles,
   getProduct,

@@ -5,6 +5,7 @@ import { shopifyReadyGlb, ShopifyGlbError } from "~/formats/shopify-glb.server";
 import { logger } from "~/lib/logger.server";
 import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
+import { meshKeyOf } from "./ar-model";
 import { visibleTo } from "./item-access.server";
 import { requestFollowUps } from "./outbox.server";
 import type { AdminGraphql } from "./shopify-admin-api.server";
@@ -29,11 +30,6 @@ import type { MediaState } from "./product-media-presenter";
  * re-syncs a storefront re-syncs the media too, with the queue's retries when Shopify is slow or throttles.
  */
 
-/** The mesh of an item, if it has one: a scan's textured mesh, or an uploaded GLB. Splats alone have none. */
-export function meshKeyOf(item: { fileFormat: string | null; fileKey: string | null; meshKey: string | null }): string | null {
-  if (item.meshKey) return item.meshKey;
-  return item.fileFormat === "glb" && item.fileKey ? item.fileKey : null;
-}
 
 /** Where the Shopify-ready GLB of a mesh is kept (named by the mesh, so a job run twice converts once). */
 export function shopifyGlbKey(itemId: string, meshKey: string): string {

@@ -5,6 +5,8 @@
  * the server thumbnails read the same colours (backgroundStops).
  */
 
+import { parseHexColor, srgbToLinear, type Rgb } from "../thumbnails/color";
+
 /** The colour behind a model unless its settings choose another (the viewer's canvas, server thumbnails). */
 export const DEFAULT_BACKGROUND = "#1e1f22";
 
@@ -27,14 +29,13 @@ export type EnvironmentBackground = {
 /** A CSS hex colour (as before decision 053), a gradient, or an environment. */
 export type ViewerBackground = string | GradientBackground | EnvironmentBackground;
 
-type Rgb = [number, number, number];
-
-/** A colour in 0..1 sRGB from "#abc" or "#aabbcc"; the default background's for anything else. */
+/** A colour in 0..1 sRGB from "#abc" or "#aabbcc" (the renderers' parser); the default background's for anything else. */
 export function hexToRgb(hex: string): Rgb {
-  const body = hex.trim().replace(/^#/, "");
-  const full = body.length === 3 ? [...body].map((c) => c + c).join("") : body;
-  if (!/^[0-9a-f]{6}$/i.test(full)) return hexToRgb(DEFAULT_BACKGROUND);
-  return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255) as Rgb;
+  try {
+    return parseHexColor(hex);
+  } catch {
+    return parseHexColor(DEFAULT_BACKGROUND);
+  }
 }
 
 export function rgbToHex(rgb: Rgb): string {
@@ -135,10 +136,6 @@ function angleBetween(az1: number, el1: number, az2: number, el2: number): numbe
   const dir = (az: number, el: number): Rgb => [Math.cos(el * toRad) * Math.sin(az * toRad), Math.sin(el * toRad), -Math.cos(el * toRad) * Math.cos(az * toRad)];
   const [a, b] = [dir(az1, el1), dir(az2, el2)];
   return Math.acos(Math.min(1, Math.max(-1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]))) / toRad;
-}
-
-function srgbToLinear(c: number): number {
-  return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
 }
 
 /** The azimuth (degrees) a column of an equirectangular picture looks towards, as three reads it. */

@@ -8,7 +8,7 @@ import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
 import { startTestServer } from "../setup/test-server";
-import { waitFor } from "../setup/wait-for";
+import { uploadReadyModel } from "../setup/upload-model";
 
 // "View in your space" with the server's files (issue 35 item 1): a model's API object offers a USDZ (AR Quick
 // Look) and a GLB (Scene Viewer) made on the server on first request, kept, at the owner's real-world scale, for
@@ -28,16 +28,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function uploadModel(file: string, modelType: "glb" | "ply", name: string, visibility: "public" | "private"): Promise<string> {
-  const bytes = readFileSync(path.join(SHARED_DATA, file));
-  const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: modelType, upload_type: "model", name } });
-  const itemId: string = created.json.data.item_id;
-  const link = await api("GET", `/upload/item/${itemId}?uploadType=model`, { token: alice.idToken });
-  expect((await fetch(link.json.data.url, { method: "PUT", body: new Uint8Array(bytes) })).status).toBe(200);
-  expect((await api("POST", `/item/${itemId}/file/size`, { token: alice.idToken, body: { size: bytes.length } })).status).toBe(200);
-  expect((await api("PATCH", `/item/${itemId}`, { token: alice.idToken, body: { visibility } })).status).toBe(200);
-  await waitFor(`${name} ready`, async () => (await api("GET", `/item/${itemId}`, { token: alice.idToken })).json.data.status === "ready" || null, 60_000);
-  return itemId;
+function uploadModel(file: string, modelType: "glb" | "ply", name: string, visibility: "public" | "private"): Promise<string> {
+  return uploadReadyModel(api, alice, { bytes: readFileSync(path.join(SHARED_DATA, file)), modelType, name, visibility });
 }
 
 async function sceneSize(glb: Uint8Array): Promise<number[]> {
