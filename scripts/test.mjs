@@ -36,6 +36,42 @@ function playwrightCounts(file) {
   return { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) };
 }
 
+/** The names of the tests that failed, with the first line of why, so the run's last lines say which. */
+function vitestFailures(file) {
+  if (!existsSync(file)) return [];
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  return (report.testResults ?? []).flatMap((suite) => {
+    const where = path.relative(root, suite.name ?? "");
+    const tests = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
+    if (tests.length === 0 && suite.status === "failed") return [`${where}: ${firstLine(suite.message)}`];
+    return tests.map((t) => `${where} › ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
+  });
+}
+
+function playwrightFailures(file) {
+  if (!existsSync(file)) return [];
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === "unexpected" || test.status === "flaky") {
+          const error = test.results?.find((r) => r.error)?.error?.message;
+          out.push(`${spec.file}:${spec.line} › ${spec.title} (${test.status}): ${firstLine(error)}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of JSON.parse(readFileSync(file, "utf8")).suites ?? []) walk(suite);
+  return out;
+}
+
+function firstLine(text) {
+  // eslint-disable-next-line no-control-regex
+  const line = String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
+  return line.trim().slice(0, 300);
+}
+
 /** ctest's JUnit report: one <testcase> per native test, failures marked status="fail". */
 function nativeCounts(file) {
   if (!existsSync(file)) return { passed: 0, failed: 1 };
@@ -110,6 +146,15 @@ const failedSteps = results.filter((r) => !r.ok);
 log("summary of steps:");
 for (const r of results) log(`  ${r.ok ? "ok    " : "FAILED"} ${r.name} (${r.seconds}s)`);
 log(`unit ${counts[0].passed}/${counts[0].passed + counts[0].failed}, integration ${counts[1].passed}/${counts[1].passed + counts[1].failed}, end-to-end ${counts[2].passed}/${counts[2].passed + counts[2].failed}, native ${counts[3].passed}/${counts[3].passed + counts[3].failed}`);
+const failures = [
+  ...vitestFailures(`${reports}/unit.json`),
+  ...vitestFailures(`${reports}/integration.json`),
+  ...playwrightFailures(`${reports}/e2e.json`),
+];
+if (failures.length > 0) {
+  log("failed tests:");
+  for (const f of failures) log(`  ✘ ${f}`);
+}
 const failed = failedTests + (failedSteps.length > 0 && failedTests === 0 ? failedSteps.length : 0);
 process.stdout.write(`Summary: ${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps.length === 0 && failedTests === 0 ? 0 : 1);
