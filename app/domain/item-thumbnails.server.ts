@@ -106,7 +106,8 @@ async function renderInChildProcess(
 
 /**
  * Runs one of the CPU renderers of app/thumbnails/ (a `*-cli.ts` script) in its own process with tsx; its last
- * printed line is its timings as JSON. A crash, a timeout or a model it cannot draw is `{ failed }` with the reason.
+ * printed line is its timings as JSON. It runs at the lowest CPU priority: the requests of the process that
+ * queued it come first. A crash, a timeout or a model it cannot draw is `{ failed }` with the reason.
  */
 export async function runRendererProcess({
   script,
@@ -125,6 +126,7 @@ export async function runRendererProcess({
       args: ["--import", "tsx", path.join(process.cwd(), "app/thumbnails", script), ...args],
       timeoutMs,
       killGraceMs: 2_000,
+      background: true,
     });
     return { timings: JSON.parse(printed.trim().split("\n").pop() ?? "{}") as Record<string, unknown> };
   } catch (error) {

@@ -113,7 +113,7 @@ export interface DeliveryCopy {
 }
 
 /**
- * Runs splat-transform's CLI (CPU only, argument array, no shell, its own process group) on
+ * Runs splat-transform's CLI (CPU only, argument array, no shell, its own process group, lowest CPU priority) on
  * `inputPath` with `args` after it. An exit with an error or a timeout is the input's fault
  * (DeliveryCopyError); an abort or a failure to start is thrown as it is.
  */
@@ -125,6 +125,7 @@ async function runSplatTransform(inputPath: string, args: string[], { timeoutMs,
       timeoutMs,
       killGraceMs: 2_000,
       signal,
+      background: true,
     });
     return ms;
   } catch (error) {

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { expandPlaceholders, groupAlive, runTool, splitCommandLine, ToolError } from "./run-tool.server";
 
@@ -41,6 +42,20 @@ describe("running tools", () => {
     expect(failed.output).toContain("bad input");
     const slow = await runTool({ command: process.execPath, args: ["-e", "setTimeout(() => {}, 10000)"], timeoutMs: 200, killGraceMs: 100 }).catch((e) => e);
     expect(slow.reason).toBe("timeout");
+  });
+
+  it("runs background work at the lowest CPU priority, in every thread of it, and other work as it is", async () => {
+    // Each thread's nice value is field 19 of /proc/self/task/<tid>/stat (Linux keeps priorities per thread).
+    const threadNiceness = [
+      "-e",
+      "const fs = require('fs'); setTimeout(() => console.log(JSON.stringify(fs.readdirSync('/proc/self/task').map((t) => Number(fs.readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16])))), 50);",
+    ];
+    const background = await runTool({ command: process.execPath, args: threadNiceness, background: true });
+    const niceness = JSON.parse(background.output.trim()) as number[];
+    expect(niceness.length).toBeGreaterThan(1);
+    expect(new Set(niceness)).toEqual(new Set([19]));
+    const foreground = await runTool({ command: process.execPath, args: threadNiceness });
+    expect(new Set(JSON.parse(foreground.output.trim()))).toEqual(new Set([os.getPriority()]));
   });
 
   it("splits a trainer template into arguments and fills its placeholders", () => {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 
 /** Reads a tool's output line and returns its progress (0–1), or null when the line says nothing of it. */
 export type ProgressParser = (line: string) => number | null;
@@ -22,6 +23,12 @@ export interface RunToolOptions {
   /** Called with the process group id once started (to find orphans after a crash). */
   onSpawn?: (pid: number) => void;
   signal?: AbortSignal;
+  /**
+   * Work nobody is waiting on (a thumbnail, a delivery copy) runs at the lowest CPU priority (nice 19),
+   * so the requests of the process that started it come first on a busy machine; it still gets every
+   * core the requests leave idle.
+   */
+  background?: boolean;
   timeoutMs?: number;
   killGraceMs?: number;
 }
@@ -39,6 +46,9 @@ export class ToolError extends Error {
 }
 
 const TAIL_CHARS = 16_000;
+
+/** coreutils' nice: starts a command at a lower priority with every thread it will have (it execs in place). */
+const NICE = "/usr/bin/nice";
 
 /** Signals a whole process group; a group already gone is not an error. */
 export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -68,7 +78,8 @@ export function runTool(options: RunToolOptions): Promise<{ output: string; ms: 
       reject(new ToolError(`${options.command} was not started: cancelled`, "aborted", null, ""));
       return;
     }
-    const child = spawn(options.command, options.args, {
+    const [command, args] = options.background && existsSync(NICE) ? [NICE, ["-n", "19", options.command, ...options.args]] : [options.command, options.args];
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, QT_QPA_PLATFORM: "offscreen", ...options.env },
       detached: true,
