@@ -30,7 +30,6 @@ import type { MediaState } from "./product-media-presenter";
  * re-syncs a storefront re-syncs the media too, with the queue's retries when Shopify is slow or throttles.
  */
 
-
 /** Where the Shopify-ready GLB of a mesh is kept (named by the mesh, so a job run twice converts once). */
 export function shopifyGlbKey(itemId: string, meshKey: string): string {
   return `${itemPrefix(itemId)}shopify/${createHash("sha256").update(meshKey).digest("hex").slice(0, 16)}.glb`;

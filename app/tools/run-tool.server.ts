@@ -26,7 +26,8 @@ export interface RunToolOptions {
   /**
    * Work nobody is waiting on (a thumbnail, a delivery copy) runs at the lowest CPU priority (nice 19),
    * so the requests of the process that started it come first on a busy machine; it still gets every
-   * core the requests leave idle.
+   * core the requests leave idle. It goes through coreutils' nice, so a command that does not exist fails
+   * as an exit (127), not as a spawn error; without /usr/bin/nice it runs at normal priority.
    */
   background?: boolean;
   timeoutMs?: number;
