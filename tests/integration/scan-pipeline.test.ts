@@ -294,12 +294,19 @@ describe("an image-set scan", () => {
       expect(sog.length).toBeLessThan(ply.length);
 
       // The owner's figure is of what is delivered, measured right: training views scored through the held-out
-      // path (the published splat and sparse model, the uploaded photo undistorted by COLMAP) score within 1 dB of
-      // what the trainer measured on them before export — the .ply, the very splat the trainer scored. The .sog
-      // viewers get is that splat quantized (codebooks, 8–16-bit fields): it costs more where a view is good (one
-      // run measured 30.76 dB by the trainer, 29.57 dB through the .sog), so its own bound is 1.5 dB of the .ply.
+      // path (the published splat and sparse model, the uploaded photo undistorted by COLMAP at full size, then
+      // brought to 640 px) against what the trainer measured on them before export — the .ply, the very splat the
+      // trainer scored, drawn by its own rasteriser against its own copy of the photo (COLMAP's undistortion
+      // straight to 640 px, the pixels it trained on). The two copies of a photo differ (one run: 43 dB apart),
+      // and the trainer fitted its copy's pixels, so its figure sits above the held-out one by up to what the
+      // copies differ (one run: 34.68 against 33.58 dB). What holds whatever the run, by the triangle inequality
+      // on RMS errors: held-out ≤ trainer's + between the copies + between the two rasterisers (0.004: they agree
+      // to 51 dB, tests/integration/scan-evaluation.test.ts). A camera off by 2 px breaks it (3 dB and more).
+      // The .sog viewers get is that splat quantized (codebooks, 8–16-bit fields): it costs more where a view is
+      // good (one run measured 30.76 dB by the trainer, 29.57 dB through the .sog), so its bound is 1.5 dB of the .ply.
       {
-        const { evaluateViews } = await import("~/worker/evaluation/delivered-quality.server");
+        const { evaluateViews, readPhoto } = await import("~/worker/evaluation/delivered-quality.server");
+        const { WORKING_SIZE } = await import("~/worker/stages/dense.server");
         const { readSplatCloud } = await import("~/thumbnails/read-splats.server");
         const { parseHexColor } = await import("~/thumbnails/color");
         const { DEFAULT_BACKGROUND } = await import("~/viewer/background");
@@ -310,6 +317,7 @@ describe("an image-set scan", () => {
         const trainViews = metrics.training.log.trainViews as Array<{ name: string; psnr: number }>;
         expect(trainViews.length).toBeGreaterThanOrEqual(2);
         for (const view of trainViews) copyFileSync(set.files[Number(view.name.slice(6, 9)) - 1], path.join(dir, "images", view.name));
+        const colmap = (args: string[]) => execFileSync(process.env.COLMAP_BIN ?? "colmap", args, { env: { ...process.env, QT_QPA_PLATFORM: "offscreen" }, stdio: "ignore" });
         const scored = (splat: Awaited<ReturnType<typeof readSplatCloud>>, work: string) =>
           evaluateViews({
             images: path.join(dir, "images"),
@@ -318,20 +326,37 @@ describe("an image-set scan", () => {
             workDir: path.join(dir, work),
             model: { splat, mesh: null },
             background: parseHexColor(DEFAULT_BACKGROUND),
-            colmap: async (args) => {
-              execFileSync(process.env.COLMAP_BIN ?? "colmap", args, { env: { ...process.env, QT_QPA_PLATFORM: "offscreen" }, stdio: "ignore" });
-            },
+            colmap: async (args) => void colmap(args),
+            pictures: path.join(dir, `${work}-pictures`),
           });
         const plyScores = await scored(await readSplatCloud(ply, "ply"), "work-ply");
         const sogScores = await scored(await readSplatCloud(sog, "sog"), "work-sog");
+        // The trainer's copies, made as the dense stage makes them.
+        writeFileSync(path.join(dir, "views.txt"), trainViews.map((v) => v.name).join("\n") + "\n");
+        colmap([
+          ...["image_undistorter", "--image_path", path.join(dir, "images"), "--input_path", path.join(dir, "sparse"), "--output_path", path.join(dir, "trainer-copy")],
+          ...["--output_type", "COLMAP", "--max_image_size", String(WORKING_SIZE), "--image_list_path", path.join(dir, "views.txt")],
+        ]);
+        const rms = (db: number) => 10 ** (-db / 20);
         for (const view of trainViews) {
           const fromPly = plyScores.find((s) => s.name === view.name)!.splat!;
           const fromSog = sogScores.find((s) => s.name === view.name)!.splat!;
+          const trainerCopy = await readPhoto(path.join(dir, "trainer-copy/images", view.name));
+          // The held-out copy is the left panel of the photo | splat picture.
+          const sideBySide = await readPhoto(path.join(dir, "work-ply-pictures", `${view.name.replace(/\.[^.]+$/, "")}.png`));
+          expect(sideBySide.width).toBe(2 * trainerCopy.width);
+          expect(sideBySide.height).toBe(trainerCopy.height);
+          let squares = 0;
+          for (let y = 0; y < trainerCopy.height; y++) {
+            for (let x = 0; x < trainerCopy.width * 3; x++) squares += ((trainerCopy.rgb[y * trainerCopy.width * 3 + x] - sideBySide.rgb[y * sideBySide.width * 3 + x]) / 255) ** 2;
+          }
+          const copies = Math.sqrt(squares / (trainerCopy.width * trainerCopy.height * 3));
+          const bound = -20 * Math.log10(rms(view.psnr) + copies + 0.004);
           console.warn(
             `[scan] training view ${view.name}: the trainer measured ${view.psnr.toFixed(2)} dB; through the held-out path the .ply ${fromPly.psnr} dB ` +
-              `(bound: within 1 dB), the delivered .sog ${fromSog.psnr} dB (bound: within 1.5 dB of the .ply)`,
+              `(bound: ≥ ${bound.toFixed(2)} dB, the copies of the photo ${(-20 * Math.log10(copies)).toFixed(2)} dB apart), the delivered .sog ${fromSog.psnr} dB (bound: within 1.5 dB of the .ply)`,
           );
-          expect(Math.abs(fromPly.psnr - view.psnr)).toBeLessThanOrEqual(1);
+          expect(fromPly.psnr).toBeGreaterThanOrEqual(bound);
           expect(Math.abs(fromSog.psnr - fromPly.psnr)).toBeLessThanOrEqual(1.5);
         }
         rmSync(dir, { recursive: true, force: true });

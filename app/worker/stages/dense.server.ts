@@ -28,7 +28,7 @@ export interface DenseResult {
 }
 
 /** Long side of the undistorted images (training reads them too) and of the depth maps. */
-const WORKING_SIZE = 640;
+export const WORKING_SIZE = 640;
 const STEREO_SIZE = 320;
 /**
  * Depth maps are made for at most this many views, evenly spread over the capture in order (the others are left
