@@ -1,13 +1,14 @@
 /**
  * Decodes every splat format we accept (.ply, .compressed.ply, .ksplat, .spz, .splat, .sog) through
  * `@playcanvas/splat-transform`'s readers, in process, into a SplatCloud in the viewer's world frame:
- * the upright half turn about X (app/viewer/splat-bounds.ts) applied to centres and rotations.
+ * the upright half turn about X (app/viewer/splat-bounds.ts) applied to centres and rotations; the spherical
+ * harmonics, where the file has them, are kept as they are (the renderer evaluates them in the file's frame).
  */
 import type { DataTable } from "@playcanvas/splat-transform";
-import { SH_C0 } from "~/formats/gaussian";
+import { SH_C0, shRestCount } from "~/formats/gaussian";
 import type { ModelFormat } from "~/formats/model-format";
 import { SplatCenterSample } from "~/viewer/splat-bounds";
-import type { SplatCloud } from "./splat-cloud";
+import type { SplatCloud, SplatHarmonics } from "./splat-cloud";
 
 /** The file name ending splat-transform reads each format by. */
 const FILE_NAMES: Partial<Record<ModelFormat, string>> = {
@@ -95,5 +96,23 @@ export function splatCloudFromTable(table: DataTable): SplatCloud {
   }
   const bounds = sample.bounds();
   if (!bounds) throw new SplatDecodeError("the file holds no visible splat");
-  return { count, positions, scales, rotations, colors, opacities, bounds };
+  const harmonics = harmonicsOf(table);
+  return { count, positions, scales, rotations, colors, opacities, bounds, ...(harmonics ? { harmonics } : {}) };
+}
+
+/** The highest complete degree of f_rest_* columns (9, 24 or 45 of them), gathered splat by splat. */
+function harmonicsOf(table: DataTable): SplatHarmonics | undefined {
+  const degree = ([3, 2, 1] as const).find((d) => table.hasColumn(`f_rest_${3 * shRestCount(d) - 1}`) && table.hasColumn("f_rest_0"));
+  if (!degree) return undefined;
+  const n = shRestCount(degree);
+  const count = table.numRows;
+  const coefficients = new Float32Array(count * n * 3);
+  // splat-transform (as 3DGS's PLY) names channel c's coefficient k f_rest_{c·n + k}.
+  for (let c = 0; c < 3; c++) {
+    for (let k = 0; k < n; k++) {
+      const values = column(table, `f_rest_${c * n + k}`);
+      for (let i = 0; i < count; i++) coefficients[(i * n + k) * 3 + c] = values[i];
+    }
+  }
+  return { degree, coefficients };
 }

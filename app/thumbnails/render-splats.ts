@@ -3,9 +3,11 @@
  * R·S·Sᵀ·Rᵀ is turned into the camera's frame and projected through the Jacobian of the perspective
  * division into a 2D covariance, widened by 0.3 px² (the anti-aliasing low-pass Spark also applies as
  * its default blur); its inverse, the conic, gives each pixel's weight. Splats are sorted by depth and
- * blended front to back until a pixel is opaque. Colours are blended as stored (sRGB), like Spark.
+ * blended front to back until a pixel is opaque. Colours are blended as stored (sRGB), like Spark: the base
+ * colour clamped to 0..1 plus the spherical harmonics' view-dependent term where the file has one.
  */
 import type { RasterCamera } from "./camera";
+import { shBasis, shRestCount } from "~/formats/gaussian";
 import { backdropRows, type Backdrop } from "./color";
 import type { RenderedImage } from "./rendered-image";
 import type { SplatCloud } from "./splat-cloud";
@@ -114,7 +116,7 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
   const order = sortByDepth(depth.subarray(0, n));
   const color = new Float32Array(width * height * 3);
   const transmittance = new Float32Array(width * height).fill(1);
-  const colors = cloud.colors;
+  const colors = cloud.harmonics ? viewColors(cloud, camera.eye) : cloud.colors;
   for (let k = 0; k < n; k++) {
     const j = order[k];
     const i = visible[j];
@@ -164,6 +166,40 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
     }
   }
   return { width, height, rgb: color, alpha };
+}
+
+/**
+ * Each splat's colour seen from `eye`: the base colour plus Σ basis_k(direction) · coefficient_k, the direction
+ * from the eye to the splat turned back into the file's frame (the upright flip is a half turn about X), clamped
+ * to 0..1 as a WebGL colour is before it blends.
+ */
+function viewColors(cloud: SplatCloud, eye: readonly [number, number, number]): Float32Array {
+  const { degree, coefficients } = cloud.harmonics!;
+  const n = shRestCount(degree);
+  const basis = new Float32Array(n);
+  const out = new Float32Array(cloud.count * 3);
+  const { positions, colors } = cloud;
+  for (let i = 0; i < cloud.count; i++) {
+    const dx = positions[i * 3] - eye[0];
+    const dy = eye[1] - positions[i * 3 + 1];
+    const dz = eye[2] - positions[i * 3 + 2];
+    const len = Math.hypot(dx, dy, dz) || 1;
+    shBasis(dx / len, dy / len, dz / len, degree, basis);
+    let r = colors[i * 3];
+    let g = colors[i * 3 + 1];
+    let b = colors[i * 3 + 2];
+    const base = i * n * 3;
+    for (let k = 0; k < n; k++) {
+      const w = basis[k];
+      r += w * coefficients[base + k * 3];
+      g += w * coefficients[base + k * 3 + 1];
+      b += w * coefficients[base + k * 3 + 2];
+    }
+    out[i * 3] = r < 0 ? 0 : r > 1 ? 1 : r;
+    out[i * 3 + 1] = g < 0 ? 0 : g > 1 ? 1 : g;
+    out[i * 3 + 2] = b < 0 ? 0 : b > 1 ? 1 : b;
+  }
+  return out;
 }
 
 /** Indices of `depth` (all positive) from nearest to farthest: two 16-bit LSD radix passes over the float bits. */

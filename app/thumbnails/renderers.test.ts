@@ -5,6 +5,7 @@ import { rasterCamera } from "./camera";
 import { linearToSrgb, parseHexColor, SRGB8_TO_LINEAR, type Rgb } from "./color";
 import type { MeshMaterial, MeshPrimitive, MeshScene } from "./mesh-scene";
 import { renderMesh } from "./render-mesh";
+import { SH_C0, shBasis, shRestCount } from "~/formats/gaussian";
 import { renderSplats, sortByDepth, SPLAT_BLUR } from "./render-splats";
 import { thumbnailBackdrop } from "./render-thumbnail.server";
 import type { SplatCloud } from "./splat-cloud";
@@ -170,6 +171,58 @@ describe("splat renderer", () => {
     expect(image.rgb[centre]).toBeGreaterThan(0.95);
     // At most 1 % of the light passes an opaque splat (alpha is capped at 0.99, as in 3DGS).
     expect(image.rgb[centre + 2]).toBeLessThan(0.03);
+  });
+
+  it("colours a splat by its spherical harmonics as seen from each camera, the direction taken in the file's frame", () => {
+    const C1 = 0.4886025119029199;
+    // Degree 1, red only: coefficient 0 goes with −C1·y, 1 with C1·z, 2 with −C1·x (3DGS), of the direction from the
+    // eye to the splat in the file's frame, which is the world's turned half a turn about X: (x, −y, −z).
+    const cloud: SplatCloud = {
+      ...oneSplat([0.6, 0.6, 0.6], [1, 0, 0, 0], 1),
+      colors: Float32Array.from([0.5, 0.5, 0.5]),
+      harmonics: { degree: 1, coefficients: Float32Array.from([0.2, 0, 0, 0.3, 0, 0, 0.4, 0, 0]) },
+    };
+    const seen = (position: [number, number, number]) => {
+      const image = renderSplats(cloud, rasterCamera({ position, target: [0, 0, 0], fov: FOV, near: 0.01, far: 100 }, 64, 48), BLACK);
+      // Opaque at its centre: alpha is capped at 0.99 over a black background.
+      return [0, 1, 2].map((c) => image.rgb[(24 * 64 + 32) * 3 + c] / 0.99);
+    };
+    const cases: Array<{ eye: [number, number, number]; red: number }> = [
+      { eye: [0, 0, 2], red: 0.5 + C1 * 0.3 }, // world direction (0, 0, −1): file (0, 0, 1)
+      { eye: [2, 0, 0], red: 0.5 + C1 * 0.4 }, // world (−1, 0, 0): file (−1, 0, 0)
+      { eye: [0, 2, 2], red: 0.5 + (C1 * (0.3 - 0.2)) / Math.SQRT2 }, // world (0, −1, −1)/√2: file (0, 1, 1)/√2
+    ];
+    for (const { eye, red } of cases) {
+      const [r, g, b] = seen(eye);
+      expect(r).toBeCloseTo(red, 3);
+      expect(g).toBeCloseTo(0.5, 3);
+      expect(b).toBeCloseTo(0.5, 3);
+    }
+    // Clamped to 0..1 before blending, as WebGL clamps a fragment's colour.
+    cloud.harmonics!.coefficients[3] = 5;
+    expect(seen([0, 0, 2])[0]).toBeCloseTo(1, 3);
+    cloud.harmonics!.coefficients[3] = -5;
+    expect(seen([0, 0, 2])[0]).toBeCloseTo(0, 3);
+  });
+
+  it("uses the orthonormal real SH basis up to degree 3 (its Gram matrix over the sphere is the identity)", () => {
+    const n = shRestCount(3);
+    const gram = Array.from({ length: n + 1 }, () => new Float64Array(n + 1));
+    const samples = 200_000;
+    const basis = new Float32Array(n);
+    for (let i = 0; i < samples; i++) {
+      // A Fibonacci sphere: nearly even directions, each standing for 4π / samples of solid angle.
+      const z = 1 - (2 * (i + 0.5)) / samples;
+      const r = Math.sqrt(1 - z * z);
+      const phi = i * Math.PI * (3 - Math.sqrt(5));
+      shBasis(r * Math.cos(phi), r * Math.sin(phi), z, 3, basis);
+      const all = [SH_C0, ...basis];
+      for (let a = 0; a <= n; a++) for (let b = 0; b <= n; b++) gram[a][b] += (all[a] * all[b] * 4 * Math.PI) / samples;
+    }
+    let worst = 0;
+    for (let a = 0; a <= n; a++) for (let b = 0; b <= n; b++) worst = Math.max(worst, Math.abs(gram[a][b] - (a === b ? 1 : 0)));
+    console.warn(`[thumbnails] SH basis, degrees 0–3: largest deviation of its Gram matrix from the identity ${worst.toExponential(2)} (bound 1e-3)`);
+    expect(worst).toBeLessThan(1e-3);
   });
 
   it("sorts depths nearest first", () => {

@@ -3,9 +3,12 @@
 // rasterizer), as a COLMAP model (sparse/*.bin, PINHOLE), the photos (images/*.png), the held-out list
 // (every 8th frame, as the worker holds out) and the points to start from (points.ply): the ground truth's
 // centres jittered, plus stray points between the cameras and the scene — the floaters a real dense cloud has.
+// With --sh-degree the ground truth's colours change with the view (random spherical harmonics of degrees 1..D,
+// each coefficient uniform in ±--sh-amplitude); --truth writes the ground truth itself as a 3DGS .ply, so other
+// renderers can be checked against these photos (tests/integration/scan-evaluation.test.ts).
 //
 //   sr-train-scene --output DIR [--frames 48] [--width 640] [--height 480] [--gaussians 20000]
-//                  [--init-points 6000] [--floaters 1500] [--seed 1]
+//                  [--init-points 6000] [--floaters 1500] [--seed 1] [--sh-degree 0] [--sh-amplitude 0.15] [--truth FILE]
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +20,7 @@
 #include "lib/image.h"
 #include "lib/progress.h"
 #include "train/raster.h"
+#include "train/training.h"
 
 namespace fs = std::filesystem;
 using namespace sr::train;
@@ -97,7 +101,16 @@ int main(int argc, char** argv) {
     if (frames < 2 || width < 32 || height < 32 || gaussians < 2 || initPoints < 1) throw std::runtime_error("frames, size, gaussians and init points must be positive");
     std::mt19937 rng(uint32_t(args.integer("seed", 1)));
     fs::create_directories(dir + "/images"), fs::create_directories(dir + "/sparse");
-    const Gaussians truth = groundTruth(gaussians, rng);
+    Gaussians truth = groundTruth(gaussians, rng);
+    truth.shDegree = std::clamp(args.integer("sh-degree", 0), 0, kMaxShDegree);
+    if (truth.shDegree > 0) {
+      std::uniform_real_distribution<float> coefficient(-1.f, 1.f);
+      const float amplitude = float(args.num("sh-amplitude", 0.15));
+      const int rest = shRestOf(truth.shDegree);
+      for (size_t i = 0; i < truth.size(); i++)
+        for (int k = 0; k < 3 * rest; k++) truth.sh[size_t(3 * kShRest) * i + size_t(k)] = amplitude * coefficient(rng);
+    }
+    if (args.has("truth")) writeSplatPly(truth, args.str("truth"));
 
     sr::Model model;
     sr::Camera camera;
