@@ -7,7 +7,7 @@ import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { startTestServer } from "../setup/test-server";
-import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
+import { uploadReadyModel, waitForAutomaticThumbnail, waitForDeliveredFormat } from "../setup/upload-model";
 import { SHARED_DATA } from "../setup/shared-data";
 import { sessionCookie } from "../setup/site-session";
 
@@ -30,8 +30,9 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
   cat = await uploadReadyModel(api, alice, { bytes: catGlb, modelType: "glb", name: "cat" });
   guitar = await uploadReadyModel(api, alice, { bytes: guitarKsplat, modelType: "ksplat", name: "guitar" });
-  // Parts show their model's thumbnail: the automatic ones arrive first, so "changing nothing" compares like with like.
-  await Promise.all([cat, guitar].map((id) => waitForAutomaticThumbnail(api, alice, id)));
+  // Parts show their model's thumbnail and what its viewers get: the automatic thumbnails and the splat's .sog copy
+  // arrive first, so a part read twice compares like with like.
+  await Promise.all([...[cat, guitar].map((id) => waitForAutomaticThumbnail(api, alice, id)), waitForDeliveredFormat(api, alice, guitar, "sog")]);
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
 import { splatSamples, type SplatSamples } from "../setup/splat-samples";
 import { startTestServer } from "../setup/test-server";
-import { waitFor } from "../setup/wait-for";
+import { waitForDeliveredFormat } from "../setup/upload-model";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let api: ReturnType<typeof apiClient>;
@@ -58,16 +58,7 @@ async function download(itemId: string, original = false) {
   return { bytes: unxor(new Uint8Array(await response.arrayBuffer())), disposition: response.headers.get("content-disposition") };
 }
 
-async function deliveredFormat(itemId: string, expected: string) {
-  return waitFor(
-    `item ${itemId} delivered as .${expected}`,
-    async () => {
-      const item = await api("GET", `/item/${itemId}`, { token: alice.idToken });
-      return item.json.data.delivered_format === expected ? item.json.data : null;
-    },
-    150_000,
-  );
-}
+const deliveredFormat = (itemId: string, expected: string) => waitForDeliveredFormat(api, alice, itemId, expected);
 
 describe("uploads of .spz, .splat and .sog declared as their own model type", () => {
   const cases: Array<{ type: NewType; file: () => string; splats: () => number; label: string }> = [

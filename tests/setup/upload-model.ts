@@ -32,6 +32,18 @@ export async function uploadReadyModel(
  * becoming ready; two allowed on a loaded machine): tests that compare what the API answers before and after
  * an action wait for it first, so its arrival is not taken for a change. Answers the item's thumbnail_url.
  */
+/** Waits until the item's viewers get `format` (a splat's compact delivery copy is made after the upload); answers the item. */
+export async function waitForDeliveredFormat(api: ReturnType<typeof apiClient>, owner: Pick<TestIdentity, "idToken">, itemId: string, format: string): Promise<Record<string, unknown>> {
+  return waitFor(
+    `item ${itemId} delivered as .${format}`,
+    async () => {
+      const item = await api("GET", `/item/${itemId}`, { token: owner.idToken });
+      return item.json.data.delivered_format === format ? (item.json.data as Record<string, unknown>) : null;
+    },
+    150_000,
+  );
+}
+
 export async function waitForAutomaticThumbnail(api: ReturnType<typeof apiClient>, owner: Pick<TestIdentity, "idToken">, itemId: string): Promise<string> {
   return waitFor(
     "the automatic thumbnail",
