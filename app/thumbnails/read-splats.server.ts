@@ -102,7 +102,8 @@ export function splatCloudFromTable(table: DataTable): SplatCloud {
 
 /** The highest complete degree of f_rest_* columns (9, 24 or 45 of them), gathered splat by splat. */
 function harmonicsOf(table: DataTable): SplatHarmonics | undefined {
-  const degree = ([3, 2, 1] as const).find((d) => table.hasColumn(`f_rest_${3 * shRestCount(d) - 1}`) && table.hasColumn("f_rest_0"));
+  if (!table.hasColumn("f_rest_0")) return undefined;
+  const degree = ([3, 2, 1] as const).find((d) => table.hasColumn(`f_rest_${3 * shRestCount(d) - 1}`));
   if (!degree) return undefined;
   const n = shRestCount(degree);
   const count = table.numRows;

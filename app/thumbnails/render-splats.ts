@@ -116,7 +116,7 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
   const order = sortByDepth(depth.subarray(0, n));
   const color = new Float32Array(width * height * 3);
   const transmittance = new Float32Array(width * height).fill(1);
-  const colors = cloud.harmonics ? viewColors(cloud, camera.eye) : cloud.colors;
+  const colors = cloud.harmonics ? viewColors(cloud, camera.eye, visible.subarray(0, n)) : cloud.colors;
   for (let k = 0; k < n; k++) {
     const j = order[k];
     const i = visible[j];
@@ -169,17 +169,17 @@ export function renderSplats(cloud: SplatCloud, camera: RasterCamera, background
 }
 
 /**
- * Each splat's colour seen from `eye`: the base colour plus Σ basis_k(direction) · coefficient_k, the direction
+ * The colour of each splat in `visible` seen from `eye` (the others are left at 0): the base colour plus Σ basis_k(direction) · coefficient_k, the direction
  * from the eye to the splat turned back into the file's frame (the upright flip is a half turn about X), clamped
  * to 0..1 as a WebGL colour is before it blends.
  */
-function viewColors(cloud: SplatCloud, eye: readonly [number, number, number]): Float32Array {
+function viewColors(cloud: SplatCloud, eye: readonly [number, number, number], visible: Uint32Array): Float32Array {
   const { degree, coefficients } = cloud.harmonics!;
   const n = shRestCount(degree);
   const basis = new Float32Array(n);
   const out = new Float32Array(cloud.count * 3);
   const { positions, colors } = cloud;
-  for (let i = 0; i < cloud.count; i++) {
+  for (const i of visible) {
     const dx = positions[i * 3] - eye[0];
     const dy = eye[1] - positions[i * 3 + 1];
     const dz = eye[2] - positions[i * 3 + 2];
