@@ -11,12 +11,12 @@ export function print(line = ""): void {
  * Public, ready GLB models straight into the database at `url` (no API, no storage): `count` of them from
  * `owners` new creators, one a `spacingMs` older than the next, across the seeded categories, named from a few
  * words, with Zipf-like view counts; `fileOf(i)` names each one's stored file. Answers the item ids (newest
- * first) and the category slugs.
+ * first), their view counts and the category slugs.
  */
 export async function insertPublicModels(
   url: string,
   { count, owners, spacingMs, fileOf }: { count: number; owners: number; spacingMs: number; fileOf: (i: number) => { key: string; size: number } },
-): Promise<{ itemIds: string[]; categorySlugs: string[] }> {
+): Promise<{ itemIds: string[]; itemViews: number[]; categorySlugs: string[] }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -35,6 +35,7 @@ export async function insertPublicModels(
     const words = ["chair", "vase", "statue", "shoe", "plant", "car", "room", "bust", "lamp", "mug", "temple", "bike", "cake", "rock"];
     const now = Date.now();
     const itemIds: string[] = [];
+    const itemViews: number[] = [];
     for (let start = 0; start < count; start += 1000) {
       const values: unknown[] = [];
       const rows: string[] = [];
@@ -42,6 +43,7 @@ export async function insertPublicModels(
         const p = values.length;
         const id = randomUUID();
         itemIds.push(id);
+        itemViews.push(zipfViews(i));
         const file = fileOf(i);
         rows.push(`($${p + 1}::uuid, $${p + 2}::uuid, $${p + 3}, 'glb', 'model', 'ready', 'public', $${p + 4}, $${p + 5}, $${p + 6}::uuid, $${p + 7}, $${p + 8}, $${p + 8})`);
         values.push(
@@ -51,7 +53,7 @@ export async function insertPublicModels(
           file.key,
           file.size,
           categories[i % categories.length].id,
-          Math.floor(10_000 / (1 + (i % 997))),
+          itemViews[i],
           new Date(now - i * spacingMs),
         );
       }
@@ -62,10 +64,15 @@ export async function insertPublicModels(
     }
     await client.query('ANALYZE "Item"');
     await client.query('ANALYZE "User"');
-    return { itemIds, categorySlugs: categories.map((c) => c.slug) };
+    return { itemIds, itemViews, categorySlugs: categories.map((c) => c.slug) };
   } finally {
     await client.end();
   }
+}
+
+/** The seeded models' view counts: Zipf-like (the i-th model's ∝ 1 / (1 + i mod 997)), as popularity on a real site falls off. */
+export function zipfViews(i: number): number {
+  return Math.floor(10_000 / (1 + (i % 997)));
 }
 
 /** The nearest-rank `q` quantile (0 < q ≤ 1) of ascending `sorted`; NaN when empty. */

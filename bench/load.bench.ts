@@ -1,7 +1,8 @@
 // `npm run bench load` (issue 37): the production build under many people at once, on this machine only.
 // For LOAD_SECONDS (300), visitors (front door, explore, model pages, embeds, model downloads, oEmbed; autocannon
-// held to LOAD_RATE GETs per second, 300) and LOAD_CREATORS creators (50; sign in, create items, upload 5–20 MB
-// models through signed links, edit, request video scans and poll them) work at once; with local disk and with
+// held to LOAD_RATE GETs per second, 300; models picked as often as their view counts say, or evenly with
+// LOAD_POPULARITY=uniform) and LOAD_CREATORS creators (50; sign in, create items, upload 5–20 MB models through
+// signed links, edit, request video scans and poll them) work at once; with local disk and with
 // the S3 server; then the same with the web process killed -9 halfway and started again. Prints throughput and
 // p50/p95/p99 per kind of request, errors, the web process's memory over time, and checks afterwards that
 // every acknowledged upload downloads byte-identical and that no scan credit was lost or spent twice.
@@ -30,6 +31,8 @@ import type { VisitorPlan, VisitorResult } from "./load/visitors";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 300);
 const RATE = Number(process.env.LOAD_RATE ?? 300);
+/** How visitors pick the model they look at: `zipf` (as often as its view count says: a few models get most visits) or `uniform` (every model alike; the worst case for any cache). */
+const POPULARITY = process.env.LOAD_POPULARITY === "uniform" ? "uniform" : "zipf";
 const CREATORS = Number(process.env.LOAD_CREATORS ?? 50);
 /** The web processes sharing the port (WEB_PROCESSES): two, one per core, unless told otherwise. */
 const WEB_PROCESSES = Number(process.env.LOAD_WEB_PROCESSES ?? 2);
@@ -108,7 +111,7 @@ async function main() {
   const { ensureAuthEmulator } = await import("../tests/setup/services");
   cleanups.push(await ensureAuthEmulator());
   const { seedPublicModels } = await import("./load/public-models");
-  const { itemIds, categorySlugs } = await seedPublicModels(databaseUrl);
+  const { itemIds, itemViews, categorySlugs } = await seedPublicModels(databaseUrl);
   const video = makeVideo();
 
   const { startWebProcess, waitUntilReady } = await import("./load/web-process");
@@ -153,7 +156,7 @@ async function main() {
 
   print(`\n## ${store === "s3" ? "S3 server" : "local disk"}, ${mode === "kill" ? "a web process killed -9 halfway" : "steady"}`);
   print(
-    `${SECONDS} s; visitors held to ${RATE} GETs/s over ${itemIds.length} public models (picked Zipf-distributed by popularity); ` +
+    `${SECONDS} s; visitors held to ${RATE} GETs/s over ${itemIds.length} public models (${POPULARITY === "zipf" ? "picked as often as their Zipf-like view counts say" : "picked uniformly (LOAD_POPULARITY=uniform)"}); ` +
       `${CREATORS} creators; ${WEB_PROCESSES} web process${WEB_PROCESSES > 1 ? "es" : ""} on ${origin}`,
   );
 
@@ -174,6 +177,7 @@ async function main() {
     seconds: SECONDS,
     rate: RATE,
     itemIds,
+    itemWeights: POPULARITY === "zipf" ? itemViews : itemIds.map(() => 1),
     categorySlugs,
   };
   writeFileSync(planFile, JSON.stringify(plan));

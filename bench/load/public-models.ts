@@ -7,7 +7,7 @@ import { insertPublicModels } from "../bench-support";
 
 const MODELS = ["SpecularTest.glb", "cat.glb"];
 
-export async function seedPublicModels(databaseUrl: string, count = 1000): Promise<{ itemIds: string[]; categorySlugs: string[] }> {
+export async function seedPublicModels(databaseUrl: string, count = 1000): Promise<{ itemIds: string[]; itemViews: number[]; categorySlugs: string[] }> {
   const { storage } = await import("~/storage/index.server");
   const files: Array<{ key: string; size: number }> = [];
   for (let i = 0; i < 20; i++) {

@@ -12,8 +12,9 @@ export interface VisitorPlan {
   seconds: number;
   /** GETs per second over all kinds. */
   rate: number;
-  /** Public, ready models (ids) and the categories to browse. */
+  /** Public, ready models (ids), how often each is picked relative to the others, and the categories to browse. */
   itemIds: string[];
+  itemWeights: number[];
   categorySlugs: string[];
 }
 
@@ -27,10 +28,28 @@ export interface VisitorResult {
 const WORDS = ["vase", "chair", "statue", "lamp", "temple", "shoe"];
 const SORTS = ["most_viewed", "newest"];
 
+/** Picks one of `values`, each as often as its weight says (a binary search over the running totals). */
+function weightedPicker<T>(values: T[], weights: number[]): () => T {
+  const totals: number[] = [];
+  let sum = 0;
+  for (const weight of weights) totals.push((sum += weight));
+  return () => {
+    const target = Math.random() * sum;
+    let low = 0;
+    let high = totals.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (totals[middle] > target) high = middle;
+      else low = middle + 1;
+    }
+    return values[low];
+  };
+}
+
 /** Each kind of visit, its share of the rate, and the paths it asks for (one picked per request). */
 function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: () => string }> {
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
-  const item = () => pick(plan.itemIds);
+  const item = weightedPicker(plan.itemIds, plan.itemWeights);
   return [
     { kind: "front door (/)", share: 0.15, path: () => "/" },
     {
