@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { createNonce } from "./content-security-policy.server";
+import { fillGzipTemplate, gzipTemplate, type GzipTemplate } from "./gzip-template.server";
+import { pickEncoding } from "./precompressed-static.server";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
 import { VIEW_HEADER } from "./public-page-cache";
 
@@ -9,7 +11,7 @@ import { VIEW_HEADER } from "./public-page-cache";
  * door, Explore, public model pages, embeds, oEmbed: app/lib/public-page-cache.ts) is kept N seconds and given
  * to every signed-out request for the same URL on the same host; a request with a session or a bearer token
  * never reads or fills it. Each copy given out gets a fresh CSP nonce (body and header), its own request id,
- * and an Age. When a copy expires, the next request renders it again while the others still get the expired
+ * and an Age, and goes out gzipped from one compression of the page where the client takes gzip. When a copy expires, the next request renders it again while the others still get the expired
  * copy (for at most GRACE_MS more), so a popular page is never rendered by a crowd at once.
  *
  * A page that counts a view when it is served (the model page) names the item in VIEW_HEADER; the cache
@@ -35,6 +37,9 @@ const PER_ANSWER_HEADERS = new Set([
 /** Model bytes, uploads and API answers: never pages (and never worth holding in memory while they are sent). */
 const NOT_PAGES = /^\/(v1|storage|assets)\//;
 const NONCE_IN_POLICY = /'nonce-([A-Za-z0-9+/=]+)'/;
+/** Smaller bodies go out as they are, as the compression middleware leaves them (its threshold). */
+const MIN_GZIP_BYTES = 1024;
+const GZIP_ONLY: ReadonlySet<"gzip"> = new Set(["gzip"]);
 
 interface Entry {
   status: number;
@@ -42,6 +47,8 @@ interface Entry {
   body: string;
   /** The CSP nonce the page was rendered with: replaced in every copy. */
   nonce: string | null;
+  /** The body gzipped once, made at the first copy given out (docs/decisions/056-shared-copies-gzipped-once.md): no compression per copy. */
+  gzip: GzipTemplate | null;
   /** An item whose view each copy counts. */
   view: string | null;
   storedAt: number;
@@ -76,16 +83,17 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
   const entries = new Map<string, Entry>();
   let bytes = 0;
 
+  const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
   const forget = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
-    bytes -= entry.body.length;
+    bytes -= sizeOf(entry);
     entries.delete(key);
   };
   const keep = (key: string, entry: Entry) => {
     forget(key);
     entries.set(key, entry);
-    bytes += entry.body.length;
+    bytes += sizeOf(entry);
     // The least recently used go first (a Map iterates in insertion order; a hit re-inserts).
     for (const oldest of entries.keys()) {
       if (bytes <= maxBytes) break;
@@ -93,7 +101,7 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
     }
   };
 
-  function serve(entry: Entry, key: string, res: Response) {
+  function serve(entry: Entry, key: string, req: Request, res: Response) {
     entries.delete(key);
     entries.set(key, entry);
     const nonce = entry.nonce ? createNonce() : null;
@@ -101,7 +109,20 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
     res.status(entry.status);
     for (const [name, value] of entry.headers) res.setHeader(name, Array.isArray(value) ? value.map(fresh) : fresh(value));
     res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
-    res.end(fresh(entry.body));
+    res.vary("Accept-Encoding");
+    if (entry.body.length >= MIN_GZIP_BYTES && pickEncoding(req.headers["accept-encoding"], GZIP_ONLY)) {
+      let template = entry.gzip;
+      if (!template) {
+        template = gzipTemplate(entry.body, entry.nonce);
+        forget(key);
+        keep(key, { ...entry, gzip: template });
+      }
+      // Already encoded: the compression middleware passes it through.
+      res.setHeader("Content-Encoding", "gzip");
+      res.end(fillGzipTemplate(template, nonce));
+    } else {
+      res.end(fresh(entry.body));
+    }
     if (entry.view) onView(entry.view);
   }
 
@@ -144,6 +165,7 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
           headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
           body: Buffer.concat(chunks).toString("utf8"),
           nonce: policy ? (NONCE_IN_POLICY.exec(policy)?.[1] ?? null) : null,
+          gzip: null,
           view,
           storedAt: at,
           expiresAt: at + seconds * 1000,
@@ -166,7 +188,7 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
     const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
     const entry = entries.get(key);
     const at = now();
-    if (entry && (at < entry.expiresAt || (entry.refreshing && at < entry.expiresAt + GRACE_MS))) return serve(entry, key, res);
+    if (entry && (at < entry.expiresAt || (entry.refreshing && at < entry.expiresAt + GRACE_MS))) return serve(entry, key, req, res);
     if (entry) entry.refreshing = true;
     fill(key, res);
     next();

@@ -10,7 +10,7 @@ import { startTestServer } from "../setup/test-server";
 import { uploadReadyModel } from "../setup/upload-model";
 
 // Issue 37: signed-out visitors' pages are rendered once and shared for SHARED_PAGE_SECONDS (decision 045),
-// each copy with its own CSP nonce and request id; signed-in people never get or make a shared copy; a change
+// each copy with its own CSP nonce and request id, gzipped from one compression (decision 056); signed-in people never get or make a shared copy; a change
 // reaches signed-out visitors within that time; every copy of a model page counts its view.
 
 // On here, as in the product (the other test files turn it off: tests/setup/per-file-database.ts).
@@ -31,8 +31,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function page(pathName: string, cookie?: string) {
-  const response = await fetch(`${server.url}${pathName}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+async function page(pathName: string, cookie?: string, acceptEncoding?: string) {
+  const headers: Record<string, string> = { ...(cookie ? { Cookie: cookie } : {}), ...(acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {}) };
+  const response = await fetch(`${server.url}${pathName}`, { headers, redirect: "manual" });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -58,6 +59,12 @@ describe("the shared page cache", () => {
     expect(second.text).toContain(`nonce="${b}"`);
     expect(second.text).not.toContain(a);
     expect(second.text.replaceAll(b, a)).toBe(first.text);
+    // Copies go out gzipped from one compression of the page (decision 056), or plain to a client that takes no gzip.
+    expect(second.headers.get("content-encoding")).toBe("gzip");
+    expect(second.headers.get("vary")).toMatch(/accept-encoding/i);
+    const plain = await page(`/item/${itemId}`, undefined, "identity");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.text.replaceAll(nonceOf(plain)!, a)).toBe(first.text);
     // The header naming the counted view stays between the page and the cache.
     expect(first.headers.get("x-scanroom-counts-view")).toBeNull();
     expect(second.headers.get("x-scanroom-counts-view")).toBeNull();
