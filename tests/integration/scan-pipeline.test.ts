@@ -306,6 +306,7 @@ describe("an image-set scan", () => {
       // good (one run measured 30.76 dB by the trainer, 29.57 dB through the .sog), so its bound is 1.5 dB of the .ply.
       {
         const { evaluateViews, readPhoto } = await import("~/worker/evaluation/delivered-quality.server");
+        const { psnr } = await import("~/worker/evaluation/image-quality");
         const { WORKING_SIZE } = await import("~/worker/stages/dense.server");
         const { readSplatCloud } = await import("~/thumbnails/read-splats.server");
         const { parseHexColor } = await import("~/thumbnails/color");
@@ -346,11 +347,10 @@ describe("an image-set scan", () => {
           const sideBySide = await readPhoto(path.join(dir, "work-ply-pictures", `${view.name.replace(/\.[^.]+$/, "")}.png`));
           expect(sideBySide.width).toBe(2 * trainerCopy.width);
           expect(sideBySide.height).toBe(trainerCopy.height);
-          let squares = 0;
-          for (let y = 0; y < trainerCopy.height; y++) {
-            for (let x = 0; x < trainerCopy.width * 3; x++) squares += ((trainerCopy.rgb[y * trainerCopy.width * 3 + x] - sideBySide.rgb[y * sideBySide.width * 3 + x]) / 255) ** 2;
-          }
-          const copies = Math.sqrt(squares / (trainerCopy.width * trainerCopy.height * 3));
+          const rowBytes = trainerCopy.width * 3;
+          const heldOutCopy = { width: trainerCopy.width, height: trainerCopy.height, rgb: new Uint8Array(rowBytes * trainerCopy.height) };
+          for (let y = 0; y < trainerCopy.height; y++) heldOutCopy.rgb.set(sideBySide.rgb.subarray(y * 2 * rowBytes, y * 2 * rowBytes + rowBytes), y * rowBytes);
+          const copies = rms(psnr(trainerCopy, heldOutCopy));
           const bound = -20 * Math.log10(rms(view.psnr) + copies + 0.004);
           console.warn(
             `[scan] training view ${view.name}: the trainer measured ${view.psnr.toFixed(2)} dB; through the held-out path the .ply ${fromPly.psnr} dB ` +
