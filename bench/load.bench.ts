@@ -242,6 +242,7 @@ async function main() {
   print(formatFigures([...book.figures(creatorSeconds), book.total("all creator requests", creatorSeconds)]));
   print(`rounds completed ${creators.rounds}, failed ${creators.failedRounds.length}; most PUTs in flight at once: ${creators.maxConcurrentPuts}`);
   for (const failure of creators.failedRounds.slice(0, 10)) print(`  failed: ${failure}`);
+  for (const [why, count] of book.unansweredWhy) print(`  no answer (sent again): ${count}× ${why}`);
 
   print(`\nweb process${WEB_PROCESSES > 1 ? "es' memory (resident, all together" : " memory (resident"}, MiB), every 30 s:`);
   print(

@@ -36,6 +36,12 @@ export interface CreatorsOutcome {
 }
 
 const MB = 1024 * 1024;
+
+/** What fetch says of a request that got no answer: the socket's code or message under its TypeError. */
+function whyUnanswered(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return [cause?.code, cause?.message ?? (error as Error).message].filter(Boolean).join(" ");
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A valid GLB of about `bytes` bytes whose binary chunk is random (so every upload is unique). */
@@ -115,7 +121,7 @@ export async function runCreators({
         }
         return { status: res.status, json };
       } catch (error) {
-        book.unanswered(kind);
+        book.unanswered(kind, whyUnanswered(error));
         onNoAnswer?.();
         if (Date.now() > retryUntil) throw error;
         await sleep(250);

@@ -24,6 +24,8 @@ interface KindRecord {
 
 export class LatencyBook {
   private readonly kinds = new Map<string, KindRecord>();
+  /** Why requests got no answer ("PUT: other side closed"), and how often. */
+  readonly unansweredWhy = new Map<string, number>();
 
   private of(kind: string): KindRecord {
     let record = this.kinds.get(kind);
@@ -37,8 +39,9 @@ export class LatencyBook {
     record.statuses.set(status, (record.statuses.get(status) ?? 0) + 1);
   }
 
-  unanswered(kind: string): void {
+  unanswered(kind: string, why?: string): void {
     this.of(kind).connectionErrors++;
+    if (why) this.unansweredWhy.set(`${kind}: ${why}`, (this.unansweredWhy.get(`${kind}: ${why}`) ?? 0) + 1);
   }
 
   figures(seconds: number): KindFigures[] {
