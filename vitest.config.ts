@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [tsconfigPaths()],
-        test: { name: "unit", include: ["app/**/*.test.ts", "app/**/*.test.tsx", "scripts/**/*.test.ts", "tests/setup/**/*.test.ts"], environment: "node" },
+        test: { name: "unit", include: ["app/**/*.test.ts", "app/**/*.test.tsx", "scripts/**/*.test.ts", "tests/setup/**/*.test.ts", "prisma/**/*.test.ts"], environment: "node" },
       },
       {
         plugins: [tsconfigPaths()],

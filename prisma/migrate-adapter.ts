@@ -7,14 +7,39 @@
  * - a factory built from a connection string makes the shadow database the main one, because the
  *   shadow config spreads `{ ...config, database }` and the connection string wins. We build the
  *   factory from discrete fields instead.
+ * - executeScript splits a migration at every semicolon, cutting a trigger function's `$$ … $$` body
+ *   apart. We split at the semicolons that end statements (prisma/sql-statements.ts).
  */
 import { PrismaPg } from "@prisma/adapter-pg";
+import { sqlStatements } from "./sql-statements";
 
 const PG_TEXT = 25;
 const CATALOG_TEXT_TYPES = new Set([18, 19]);
 
 type Field = { dataTypeID: number };
 type Performer = { performIO: (query: unknown) => Promise<{ fields: Field[] }> };
+type ScriptRunner = {
+  executeScript?: (script: string) => Promise<void>;
+  client?: { query: (sql: string) => Promise<unknown> };
+  onError?: (error: unknown) => never;
+};
+
+/** The adapter's executeScript, one whole statement at a time, as it runs them (its client, its error mapping). */
+function runScriptsByStatement<T extends object>(adapter: T): T {
+  const target = adapter as unknown as ScriptRunner;
+  const { client, onError } = target;
+  if (typeof target.executeScript !== "function" || !client || typeof onError !== "function") return adapter;
+  target.executeScript = async (script: string) => {
+    for (const statement of sqlStatements(script)) {
+      try {
+        await client.query(statement);
+      } catch (error) {
+        onError.call(target, error);
+      }
+    }
+  };
+  return adapter;
+}
 
 function reportCatalogTypesAsText<T extends object>(queryable: T): T {
   const target = queryable as unknown as Performer & {
@@ -50,7 +75,7 @@ export function createMigrateAdapter(databaseUrl: string) {
   const factory = new PrismaPg(connectionFieldsFromUrl(databaseUrl));
   const connect = factory.connect.bind(factory);
   const connectToShadowDb = factory.connectToShadowDb.bind(factory);
-  factory.connect = async () => reportCatalogTypesAsText(await connect());
-  factory.connectToShadowDb = async () => reportCatalogTypesAsText(await connectToShadowDb());
+  factory.connect = async () => runScriptsByStatement(reportCatalogTypesAsText(await connect()));
+  factory.connectToShadowDb = async () => runScriptsByStatement(reportCatalogTypesAsText(await connectToShadowDb()));
   return factory;
 }
