@@ -16,6 +16,7 @@ import { legacyHostRedirect } from "./app/lib/legacy";
 import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache } from "./app/lib/shared-page-cache.server";
+import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
 import { superviseWebProcesses } from "./scripts/lib/web-processes.mjs";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
@@ -174,8 +175,19 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     ),
   );
   // Signed-out visitors' pages that say they may be shared (docs/decisions/045-shared-page-cache.md).
+  // A page that names what it shows is kept until the database says that changed (decision 057), while it is heard.
   if (config.SHARED_PAGE_CACHE_MB > 0) {
-    app.use(sharedPageCache({ maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024, onView: views.countItemView }));
+    let changes: SharedPageChanges | null = null;
+    const cache = sharedPageCache({
+      maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024,
+      onView: views.countItemView,
+      keptSeconds: () => (changes?.live ? config.SHARED_PAGE_KEPT_SECONDS : 0),
+    });
+    if (config.SHARED_PAGE_KEPT_SECONDS > 0 && config.DATABASE_URL) {
+      changes = listenForSharedPageChanges(config.DATABASE_URL, { onChange: cache.changed, onUnheard: cache.unheard });
+      app.locals.stopPageChanges = () => changes?.stop();
+    }
+    app.use(cache);
   }
   app.locals.flushViews = views.flushItemViews;
   app.all(
@@ -212,6 +224,7 @@ if (isMain && !superviseWebProcesses(env().WEB_PROCESSES)) {
     void drainServer(server, { delayMs, graceMs: SHUTDOWN_GRACE_SECONDS * 1000 }).then(async (clean) => {
       if (!clean) process.stderr.write("[scanroom] requests still open at the shutdown grace limit were cut\n");
       await (app.locals.flushViews as () => Promise<void>)();
+      await (app.locals.stopPageChanges as (() => Promise<void>) | undefined)?.();
       process.exit(0);
     });
   };

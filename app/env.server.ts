@@ -87,6 +87,11 @@ const baseSchema = z.object({
   MAX_JSON_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   /** MiB of signed-out visitors' pages the web process keeps (docs/decisions/045-shared-page-cache.md); 0: none. */
   SHARED_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /**
+   * Seconds a shared page of one model (model page, embed, oEmbed) may be kept while the database's change notices
+   * are heard (docs/decisions/057-shared-pages-kept-until-changed.md); 0: only its s-maxage, 10 s.
+   */
+  SHARED_PAGE_KEPT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   SENTRY_DSN: optionalString.pipe(z.string().url().optional()),
   SENTRY_ENVIRONMENT: optionalString,
   SHOPIFY_API_KEY: optionalString,

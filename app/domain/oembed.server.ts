@@ -3,6 +3,7 @@ import { IMAGE_SIZE_HEAD_BYTES, readImageSize } from "~/lib/image-size";
 import { buildOembed, fitEmbedSize, parseModelUrl } from "~/lib/oembed";
 import { storage } from "~/storage/index.server";
 import { notFound } from "~/lib/errors";
+import { itemPageShows } from "~/lib/public-page-cache";
 import { presentItem } from "./item-presenter";
 import { getVisibleItem } from "./item-access.server";
 import { findSharedItemId } from "./share-links.server";
@@ -19,12 +20,14 @@ export async function getOembed({ url, maxwidth, maxheight }: { url: string; max
   const item = await getVisibleItem({ itemId, viewerId: null });
   const dto = presentItem(item, null);
   const thumbnailSize = item.thumbnailKey ? await imageSizeOf(item.thumbnailKey) : null;
-  return buildOembed({
+  const oembed = buildOembed({
     appUrl,
     item: dto,
     size: fitEmbedSize({ maxwidth, maxheight }),
     thumbnail: dto.thumbnail_url && thumbnailSize ? { url: new URL(dto.thumbnail_url, appUrl).toString(), ...thumbnailSize } : null,
   });
+  // What the answer shows, for a cache that keeps it until that changes; a share link's answer also depends on the link.
+  return { oembed, shows: target && "itemId" in target ? itemPageShows(dto) : null };
 }
 
 /** A stored image's pixel size (oEmbed requires it with a thumbnail), or null when it cannot be read. */

@@ -13,3 +13,96 @@ describe("sharedMaxAge", () => {
     expect(sharedMaxAge(undefined)).toBe(0);
   });
 });
+
+describe("pages kept until what they show changes", () => {
+  // A real express app and HTTP server around the cache; the page's renderer counts its renders and may be held.
+  async function harness() {
+    const { default: express } = await import("express");
+    const { createServer } = await import("node:http");
+    const { SHOWS_HEADER } = await import("./public-page-cache");
+    const { sharedPageCache } = await import("./shared-page-cache.server");
+    let clock = 1_000_000;
+    let kept = 300;
+    let renders = 0;
+    let hold: Promise<void> | null = null;
+    const cache = sharedPageCache({ maxBytes: 1 << 20, onView: () => {}, keptSeconds: () => kept, now: () => clock });
+    const app = express();
+    app.use((_req, res, next) => ((res.locals.linkOrigin = "http://test"), next()));
+    app.use(cache);
+    app.get("/page/:id", async (req, res) => {
+      renders += 1;
+      const render = renders;
+      if (hold) await hold;
+      res.setHeader("Cache-Control", "public, max-age=0, s-maxage=10");
+      res.setHeader(SHOWS_HEADER, `item:${req.params.id} user:owner`);
+      res.type("text/html").send(`<p>render ${render}</p>`);
+    });
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const port = (server.address() as { port: number }).port;
+    const get = async (path: string) => {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`);
+      return { text: await response.text(), shows: response.headers.get(SHOWS_HEADER) };
+    };
+    return {
+      cache,
+      get,
+      renders: () => renders,
+      advance: (seconds: number) => void (clock += seconds * 1000),
+      setKept: (seconds: number) => void (kept = seconds),
+      holdRenders: () => {
+        let release!: () => void;
+        hold = new Promise<void>((resolve) => (release = resolve));
+        return () => ((hold = null), release());
+      },
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it("keeps a page past its s-maxage until a change names what it shows, and never sends the header", async () => {
+    const h = await harness();
+    expect((await h.get("/page/a")).text).toBe("<p>render 1</p>");
+    await h.get("/page/b");
+    h.advance(60);
+    const kept = await h.get("/page/a");
+    expect(kept.text).toBe("<p>render 1</p>");
+    expect(kept.shows).toBeNull();
+    h.cache.changed("item:a");
+    expect((await h.get("/page/a")).text).toBe("<p>render 3</p>");
+    expect((await h.get("/page/b")).text).toBe("<p>render 2</p>");
+    // The owner's change reaches every page of theirs; 'all' every kept page.
+    h.cache.changed("user:owner");
+    expect((await h.get("/page/b")).text).toBe("<p>render 4</p>");
+    h.cache.changed("all");
+    expect((await h.get("/page/a")).text).toBe("<p>render 5</p>");
+    await h.close();
+  });
+
+  it("keeps a render that a change overtook only for its s-maxage", async () => {
+    const h = await harness();
+    const release = h.holdRenders();
+    const pending = h.get("/page/a");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    h.cache.changed("item:a");
+    release();
+    expect((await pending).text).toBe("<p>render 1</p>");
+    expect((await h.get("/page/a")).text).toBe("<p>render 1</p>");
+    h.advance(11);
+    expect((await h.get("/page/a")).text).toBe("<p>render 2</p>");
+    // Rendered after the change: kept on trust again.
+    h.advance(60);
+    expect((await h.get("/page/a")).text).toBe("<p>render 2</p>");
+    await h.close();
+  });
+
+  it("forgets what it kept on trust when changes go unheard, and keeps only for s-maxage while they are", async () => {
+    const h = await harness();
+    await h.get("/page/a");
+    h.setKept(0);
+    h.cache.unheard();
+    expect((await h.get("/page/a")).text).toBe("<p>render 2</p>");
+    h.advance(11);
+    expect((await h.get("/page/a")).text).toBe("<p>render 3</p>");
+    await h.close();
+  });
+});

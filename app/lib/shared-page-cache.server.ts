@@ -3,7 +3,7 @@ import { createNonce } from "./content-security-policy.server";
 import { fillGzipTemplate, gzipTemplate, type GzipTemplate } from "./gzip-template.server";
 import { pickEncoding } from "./precompressed-static.server";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
-import { VIEW_HEADER } from "./public-page-cache";
+import { SHOWS_HEADER, VIEW_HEADER } from "./public-page-cache";
 
 /**
  * A shared cache for signed-out visitors' pages (docs/decisions/045-shared-page-cache.md): what a CDN would do
@@ -33,6 +33,7 @@ const PER_ANSWER_HEADERS = new Set([
   "vary",
   "x-request-id",
   VIEW_HEADER,
+  SHOWS_HEADER,
 ]);
 /** Model bytes, uploads and API answers: never pages (and never worth holding in memory while they are sent). */
 const NOT_PAGES = /^\/(v1|storage|assets)\//;
@@ -51,6 +52,8 @@ interface Entry {
   gzip: GzipTemplate | null;
   /** An item whose view each copy counts. */
   view: string | null;
+  /** What the page shows ('item:<id>', 'user:<id>'), when it may be kept until one of them changes. */
+  shows: string[] | null;
   storedAt: number;
   expiresAt: number;
   refreshing: boolean;
@@ -60,8 +63,25 @@ export interface SharedPageCacheOptions {
   maxBytes: number;
   /** Counts a view of the item a served copy names. */
   onView: (itemId: string) => void;
+  /**
+   * How long a page that names what it shows may be kept, in seconds, now: long while every change to what pages
+   * show is heard (app/lib/shared-page-changes.server.ts), 0 (its s-maxage only) while it is not.
+   */
+  keptSeconds?: () => number;
   now?: () => number;
 }
+
+/** The cache, and what it is told of changes. */
+export interface SharedPageCache {
+  (req: Request, res: Response, next: NextFunction): void;
+  /** Pages showing `shows` ('item:<id>', 'user:<id>'; 'all': every one) are forgotten. */
+  changed(shows: string): void;
+  /** Changes may have gone unheard: every page kept on trust is forgotten. */
+  unheard(): void;
+}
+
+/** Changes remembered for renders in flight; past this many the oldest are dropped and older renders count as changed. */
+const MAX_REMEMBERED_CHANGES = 10_000;
 
 /** `s-maxage` of a public answer, or 0 when it is not for shared caches. */
 export function sharedMaxAge(cacheControl: string | undefined): number {
@@ -79,9 +99,17 @@ function signedIn(req: Request): boolean {
   return !!cookie && cookie.split(";").some((part) => part.trim().startsWith(`${SESSION_COOKIE_NAME}=`));
 }
 
-export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPageCacheOptions) {
+export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now = Date.now }: SharedPageCacheOptions): SharedPageCache {
   const entries = new Map<string, Entry>();
   let bytes = 0;
+  // Each change heard gets the next number; a render that started before a change to what it shows (or before
+  // changes went unheard) is kept only for its s-maxage: it may hold what was there before.
+  let changeNumber = 0;
+  let unheardAt = 0;
+  let allChangedAt = 0;
+  const changedAt = new Map<string, number>();
+  const changedSince = (shows: string[], started: number) =>
+    unheardAt > started || allChangedAt > started || shows.some((what) => (changedAt.get(what) ?? 0) > started);
 
   const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
   const forget = (key: string) => {
@@ -130,6 +158,8 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
     const chunks: Buffer[] = [];
     let size = 0;
     let view: string | null = null;
+    let shows: string[] | null = null;
+    const started = changeNumber;
     const collect = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_ENTRY_BYTES) return;
       const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8") : Buffer.from(chunk as Uint8Array);
@@ -142,6 +172,11 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
       if (named !== undefined) {
         view = String(named);
         this.removeHeader(VIEW_HEADER);
+      }
+      const showing = this.getHeader(SHOWS_HEADER);
+      if (showing !== undefined) {
+        shows = String(showing).split(" ").filter(Boolean);
+        this.removeHeader(SHOWS_HEADER);
       }
       return writeHead.apply(this, args);
     } as typeof writeHead;
@@ -160,6 +195,7 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
       if (this.statusCode === 200 && seconds > 0 && text && size <= MAX_ENTRY_BYTES && this.getHeader("set-cookie") === undefined) {
         const policy = this.getHeader("content-security-policy")?.toString();
         const at = now();
+        const kept = shows && !changedSince(shows, started) ? keptSeconds() : 0;
         keep(key, {
           status: 200,
           headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
@@ -167,8 +203,9 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
           nonce: policy ? (NONCE_IN_POLICY.exec(policy)?.[1] ?? null) : null,
           gzip: null,
           view,
+          shows,
           storedAt: at,
-          expiresAt: at + seconds * 1000,
+          expiresAt: at + Math.max(seconds, kept) * 1000,
           refreshing: false,
         });
       } else {
@@ -183,7 +220,7 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
     });
   }
 
-  return (req: Request, res: Response, next: NextFunction) => {
+  const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" || signedIn(req) || req.headers.range || NOT_PAGES.test(req.path)) return next();
     const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
     const entry = entries.get(key);
@@ -193,4 +230,26 @@ export function sharedPageCache({ maxBytes, onView, now = Date.now }: SharedPage
     fill(key, res);
     next();
   };
+  const forgetKept = (matches: (shows: string[]) => boolean) => {
+    for (const [key, entry] of entries) if (entry.shows && matches(entry.shows)) forget(key);
+  };
+  return Object.assign(middleware, {
+    changed(what: string) {
+      changeNumber += 1;
+      if (what === "all") allChangedAt = changeNumber;
+      else {
+        if (changedAt.size >= MAX_REMEMBERED_CHANGES) {
+          changedAt.clear();
+          unheardAt = changeNumber;
+        }
+        changedAt.set(what, changeNumber);
+      }
+      forgetKept((shows) => what === "all" || shows.includes(what));
+    },
+    unheard() {
+      changeNumber += 1;
+      unheardAt = changeNumber;
+      forgetKept(() => true);
+    },
+  });
 }

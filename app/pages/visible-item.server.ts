@@ -4,7 +4,7 @@ import { countItemView } from "~/domain/item-views.server";
 import { getVisibleItem } from "~/domain/item-access.server";
 import { uuidSchema } from "~/domain/schemas";
 import { presentViewableItem } from "~/domain/scenes.server";
-import { pageHeaders } from "~/lib/public-page-cache";
+import { itemPageShows, pageHeaders } from "~/lib/public-page-cache";
 
 /**
  * The item a page shows (model page, viewer): visible to this request's user, else a 404 response —
@@ -22,8 +22,9 @@ export async function loadVisibleItem(request: Request, id: string | undefined, 
       countItemView(item.id);
       item.viewCount += 1;
     }
-    const headers = pageHeaders({ shared: !viewerId, countsViewOf: countView && !viewerId ? item.id : undefined });
-    return { item: await presentViewableItem(item, viewerId), headers };
+    const presented = await presentViewableItem(item, viewerId);
+    const headers = pageHeaders({ shared: !viewerId, countsViewOf: countView && !viewerId ? item.id : undefined, shows: itemPageShows(presented) });
+    return { item: presented, headers };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
     throw error;

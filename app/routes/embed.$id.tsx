@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { loaderCacheHeaders, pageHeaders } from "~/lib/public-page-cache";
+import { itemPageShows, loaderCacheHeaders, pageHeaders } from "~/lib/public-page-cache";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AnnotatedViewer } from "~/components/annotated-viewer";
@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const preloads =
     view.state === "live" ? viewerPreloads({ splat: isSplatFormat(view.item.delivered_format ?? view.item.file_format), coarse: !!view.item.model_coarse_url }) : null;
   // A plain embed is the same for every visitor: shared for a few seconds. One naming a registered embed counts its load.
-  return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200, headers: pageHeaders({ shared: !options.embedId }) });
+  return json({ view, options, preloads }, { status: view.state === "unavailable" ? 404 : 200, headers: pageHeaders({ shared: !options.embedId, shows: view.state === "unavailable" ? undefined : itemPageShows(view.item) }) });
 }
 
 export const headers = loaderCacheHeaders;

@@ -5,7 +5,7 @@ import { apiError, errorToResponse } from "~/api/respond.server";
 import { AppError } from "~/lib/errors";
 import { getOembed } from "~/domain/oembed.server";
 import { OEMBED_CACHE_SECONDS } from "~/lib/oembed";
-import { SHARED_PAGE_SECONDS } from "~/lib/public-page-cache";
+import { SHARED_PAGE_SECONDS, SHOWS_HEADER } from "~/lib/public-page-cache";
 
 // GET /oembed?url=…&format=json[&maxwidth=&maxheight=] (https://oembed.com §2.2): the answer is the oEmbed
 // JSON itself, not our {status, data} envelope. Other formats are 501, unknown or private models 404.
@@ -28,9 +28,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }
     const { format = "json", ...query } = parsed.data;
     if (format !== "json") return apiError(501, "not_implemented", "Only format=json is available.", { headers: CORS });
-    const answer = await getOembed(query);
-    return new Response(JSON.stringify(answer), {
-      headers: { ...CORS, "Content-Type": "application/json; charset=utf-8", "Cache-Control": `public, max-age=${OEMBED_CACHE_SECONDS}, s-maxage=${SHARED_PAGE_SECONDS}` },
+    const { oembed, shows } = await getOembed(query);
+    return new Response(JSON.stringify(oembed), {
+      headers: {
+        ...CORS,
+        "Content-Type": "application/json; charset=utf-8",
+        "Cache-Control": `public, max-age=${OEMBED_CACHE_SECONDS}, s-maxage=${SHARED_PAGE_SECONDS}`,
+        ...(shows ? { [SHOWS_HEADER]: shows.join(" ") } : {}),
+      },
     });
   } catch (error) {
     const response = errorToResponse(error, request);

@@ -24,6 +24,8 @@ export async function startTestServer(): Promise<{ url: string; server: Server; 
       // The app's outbox relay stops first (a pass in flight finishes): the file's database goes next.
       const { stopOutboxRelay } = await import("~/jobs/outbox-relay.server");
       await stopOutboxRelay();
+      // So is the shared page cache's change listener (decision 057), where the file turned the cache on.
+      await (app.locals.stopPageChanges as (() => Promise<void>) | undefined)?.();
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
