@@ -105,11 +105,11 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
   // changes went unheard) is kept only for its s-maxage: it may hold what was there before.
   let changeNumber = 0;
-  let unheardAt = 0;
-  let allChangedAt = 0;
+  /** The last change that may have touched every page ('all', unheard changes, forgotten numbers). */
+  let everythingChangedAt = 0;
   const changedAt = new Map<string, number>();
   const changedSince = (shows: string[], started: number) =>
-    unheardAt > started || allChangedAt > started || shows.some((what) => (changedAt.get(what) ?? 0) > started);
+    everythingChangedAt > started || shows.some((what) => (changedAt.get(what) ?? 0) > started);
 
   const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
   const forget = (key: string) => {
@@ -233,23 +233,15 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
   const forgetKept = (matches: (shows: string[]) => boolean) => {
     for (const [key, entry] of entries) if (entry.shows && matches(entry.shows)) forget(key);
   };
-  return Object.assign(middleware, {
-    changed(what: string) {
-      changeNumber += 1;
-      if (what === "all") allChangedAt = changeNumber;
-      else {
-        if (changedAt.size >= MAX_REMEMBERED_CHANGES) {
-          changedAt.clear();
-          unheardAt = changeNumber;
-        }
-        changedAt.set(what, changeNumber);
-      }
-      forgetKept((shows) => what === "all" || shows.includes(what));
-    },
-    unheard() {
-      changeNumber += 1;
-      unheardAt = changeNumber;
-      forgetKept(() => true);
-    },
-  });
+  const changed = (what: string) => {
+    changeNumber += 1;
+    if (what === "all" || changedAt.size >= MAX_REMEMBERED_CHANGES) {
+      changedAt.clear();
+      everythingChangedAt = changeNumber;
+    }
+    if (what !== "all") changedAt.set(what, changeNumber);
+    forgetKept((shows) => what === "all" || shows.includes(what));
+  };
+  // Changes nobody heard may have touched any page: as if everything changed.
+  return Object.assign(middleware, { changed, unheard: () => changed("all") });
 }
