@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARED_PAGES_CHANNEL } from "~/lib/shared-page-changes.server";
 import { SHARED_PAGE_SECONDS } from "~/lib/public-page-cache";
 import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
@@ -136,4 +138,30 @@ describe("the shared page cache", () => {
     expect((await page(modelPage)).text).toContain("Renamed Owner");
     expect(JSON.parse((await page(oembed)).text).author_name).toBe("Renamed Owner");
 });
+  it("forgets what it kept when its connection to PostgreSQL's notices is cut, listens again, and keeps pages again", async () => {
+    const itemId = await upload("Across a lost connection");
+    await waitForAutomaticThumbnail(api, owner, itemId);
+    await page(`/item/${itemId}`);
+    expect((await page(`/item/${itemId}`)).headers.get("age")).not.toBeNull();
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const listeners = async () =>
+        (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1", [`LISTEN ${SHARED_PAGES_CHANNEL}`])).rows.map(
+          (row) => row.pid,
+        );
+      const [cut] = await listeners();
+      expect(cut).toBeDefined();
+      await admin.query("SELECT pg_terminate_backend($1)", [cut]);
+      await expect.poll(async () => (await listeners()).filter((pid) => pid !== cut).length, { timeout: 15_000, interval: 100 }).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    // Give the listener the moment between its LISTEN and saying it is live.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing changed, but nobody heard for a while: the page is rendered again, and kept on trust again.
+    expect((await page(`/item/${itemId}`)).headers.get("age")).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, (SHARED_PAGE_SECONDS + 1) * 1000));
+    expect(Number((await page(`/item/${itemId}`)).headers.get("age"))).toBeGreaterThan(SHARED_PAGE_SECONDS);
+  });
 });
