@@ -85,6 +85,11 @@ const baseSchema = z.object({
   MODEL_XOR_KEY: optionalString,
   MAX_MODEL_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
   MAX_JSON_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  /**
+   * MiB of model downloads each web process holds in memory, already XORed (docs/decisions/058-model-bytes-held.md);
+   * files over an eighth of it are streamed from storage on every download. 0: none held.
+   */
+  MODEL_BYTES_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(128),
   /** MiB of signed-out visitors' pages the web process keeps (docs/decisions/045-shared-page-cache.md); 0: none. */
   SHARED_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /**

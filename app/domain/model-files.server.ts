@@ -1,4 +1,3 @@
-import type { Readable } from "node:stream";
 import type { Item } from "~/db.server";
 import { storage } from "~/storage/index.server";
 import { notFound } from "~/lib/errors";
@@ -29,8 +28,8 @@ function itemObject(item: Item, variant: ItemFileVariant): { key: string } | nul
 /** The first letters of each variant's ETags. */
 const ETAG_PREFIX: Record<ItemFileVariant, string> = { delivered: "d", coarse: "c", original: "o", mesh: "mesh", mesh_lite: "mesh_lite" };
 
-/** Opens an item's model file for someone allowed to see the item (the original for its owner only). */
-export async function openItemFile({
+/** Finds an item's model file for someone allowed to see the item (the original for its owner only). */
+export async function itemModelFile({
   itemId,
   viewerId,
   variant = "delivered",
@@ -38,23 +37,25 @@ export async function openItemFile({
   itemId: string;
   viewerId: string | null;
   variant?: ItemFileVariant;
-}): Promise<OpenedModelFile> {
-  // An item id alone never opens a file: visibility (or ownership for the original) is in the query.
+}): Promise<ModelFile> {
+  // An item id alone never finds a file: visibility (or ownership for the original) is in the query.
   const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItem({ itemId, viewerId });
   if (!item) throw notFound();
-  return openStoredModel({ name: item.name, modelType: variant.startsWith("mesh") ? "glb" : item.modelType, object: itemObject(item, variant), variant });
+  return storedModelFile({ name: item.name, modelType: variant.startsWith("mesh") ? "glb" : item.modelType, object: itemObject(item, variant), variant });
 }
 
-export interface OpenedModelFile {
-  stream: Readable;
+/** A stored model file that exists, as the file routes send it; its bytes are read only when they are sent. */
+export interface ModelFile {
+  /** The storage key. */
+  key: string;
   size: number;
   etag: string;
   fileName: string;
   variant: ItemFileVariant;
 }
 
-/** Opens a stored model object (already access-checked by the caller) with what the file routes send. */
-export async function openStoredModel({
+/** A stored model object (already access-checked by the caller) with what the file routes send. */
+export async function storedModelFile({
   name,
   modelType,
   object,
@@ -64,13 +65,13 @@ export async function openStoredModel({
   modelType: string;
   object: { key: string } | null;
   variant: ItemFileVariant;
-}): Promise<OpenedModelFile> {
+}): Promise<ModelFile> {
   if (!object) throw notFound("Model file");
   const stat = await storage().stat(object.key);
   if (!stat) throw notFound("Model file");
   const extension = object.key.split(".").pop() ?? modelType;
   return {
-    stream: await storage().createReadStream(object.key),
+    key: object.key,
     size: stat.size,
     // Distinct per variant and object, so a cached original never answers for the delivery copy.
     etag: `"${ETAG_PREFIX[variant]}-${stat.etag.replace(/^W\/|"/g, "")}"`,

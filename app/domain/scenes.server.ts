@@ -4,7 +4,7 @@ import { AppError, notFound } from "~/lib/errors";
 import { deliveredObject } from "./delivery-copy";
 import { presentItem } from "./item-presenter";
 import { getVisibleItem, type ItemWithOwner } from "./item-access.server";
-import { openStoredModel } from "./model-files.server";
+import { storedModelFile } from "./model-files.server";
 import { IDENTITY_TRANSFORM, MAX_SCENE_PARTS, type PartTransformInput, type SaveSceneBody } from "./scene-schemas";
 import { defaultSceneName } from "./scene-name";
 
@@ -236,12 +236,12 @@ export async function listPlaceableModels({ ownerId, limit = 200 }: { ownerId: s
 }
 
 /** GET /v1/item/{id}/scene/{partId}/file: one part's delivered bytes, for whoever may see the scene and that part. */
-export async function openScenePartFile({ sceneId, partId, viewerId }: { sceneId: string; partId: string; viewerId: string | null }) {
+export async function scenePartModelFile({ sceneId, partId, viewerId }: { sceneId: string; partId: string; viewerId: string | null }) {
   const scene = await getVisibleItem({ itemId: sceneId, viewerId });
   if (scene.kind !== "scene") throw notFound("Scene");
   const node = await db().sceneNode.findFirst({ where: { id: partId, ...shownPartsWhere(scene, viewerId) }, include: partInclude });
   if (!node) throw notFound("Scene part");
-  return openStoredModel({ name: node.source.name, modelType: node.source.modelType, object: deliveredObject(node.source), variant: "delivered" });
+  return storedModelFile({ name: node.source.name, modelType: node.source.modelType, object: deliveredObject(node.source), variant: "delivered" });
 }
 
 /** An item as the API presents it, plus its parts when it is a scene (null for models): what pages and viewers need. */

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { ByteBudgetLru } from "./byte-budget-lru";
 import { createNonce } from "./content-security-policy.server";
 import { fillGzipTemplate, gzipTemplate, type GzipTemplate } from "./gzip-template.server";
 import { pickEncoding } from "./precompressed-static.server";
@@ -100,8 +101,8 @@ function signedIn(req: Request): boolean {
 }
 
 export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now = Date.now }: SharedPageCacheOptions): SharedPageCache {
-  const entries = new Map<string, Entry>();
-  let bytes = 0;
+  const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
+  const entries = new ByteBudgetLru<Entry>(maxBytes, sizeOf);
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
   // changes went unheard) is kept only for its s-maxage: it may hold what was there before.
   let changeNumber = 0;
@@ -111,27 +112,8 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
   const changedSince = (shows: string[], started: number) =>
     everythingChangedAt > started || shows.some((what) => (changedAt.get(what) ?? 0) > started);
 
-  const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
-  const forget = (key: string) => {
-    const entry = entries.get(key);
-    if (!entry) return;
-    bytes -= sizeOf(entry);
-    entries.delete(key);
-  };
-  const keep = (key: string, entry: Entry) => {
-    forget(key);
-    entries.set(key, entry);
-    bytes += sizeOf(entry);
-    // The least recently used go first (a Map iterates in insertion order; a hit re-inserts).
-    for (const oldest of entries.keys()) {
-      if (bytes <= maxBytes) break;
-      forget(oldest);
-    }
-  };
-
   function serve(entry: Entry, key: string, req: Request, res: Response) {
-    entries.delete(key);
-    entries.set(key, entry);
+    entries.get(key);
     const nonce = entry.nonce ? createNonce() : null;
     const fresh = (text: string) => (nonce ? text.replaceAll(entry.nonce!, nonce) : text);
     res.status(entry.status);
@@ -142,8 +124,7 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
       let template = entry.gzip;
       if (!template) {
         template = gzipTemplate(entry.body, entry.nonce);
-        forget(key);
-        keep(key, { ...entry, gzip: template });
+        entries.set(key, { ...entry, gzip: template });
       }
       // Already encoded: the compression middleware passes it through.
       res.setHeader("Content-Encoding", "gzip");
@@ -196,7 +177,7 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
         const policy = this.getHeader("content-security-policy")?.toString();
         const at = now();
         const kept = shows && !changedSince(shows, started) ? keptSeconds() : 0;
-        keep(key, {
+        entries.set(key, {
           status: 200,
           headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
           body: Buffer.concat(chunks).toString("utf8"),
@@ -209,13 +190,13 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
           refreshing: false,
         });
       } else {
-        forget(key);
+        entries.delete(key);
       }
       return result;
     } as typeof end;
     // An answer cut short is not kept; the expired copy may be refreshed by the next request.
     res.once("close", () => {
-      const entry = entries.get(key);
+      const entry = entries.peek(key);
       if (!res.writableFinished && entry) entry.refreshing = false;
     });
   }
@@ -223,7 +204,7 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" || signedIn(req) || req.headers.range || NOT_PAGES.test(req.path)) return next();
     const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
-    const entry = entries.get(key);
+    const entry = entries.peek(key);
     const at = now();
     if (entry && (at < entry.expiresAt || (entry.refreshing && at < entry.expiresAt + GRACE_MS))) return serve(entry, key, req, res);
     if (entry) entry.refreshing = true;
@@ -231,7 +212,7 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
     next();
   };
   const forgetKept = (matches: (shows: string[]) => boolean) => {
-    for (const [key, entry] of entries) if (entry.shows && matches(entry.shows)) forget(key);
+    entries.deleteWhere((entry) => entry.shows !== null && matches(entry.shows));
   };
   const changed = (what: string) => {
     changeNumber += 1;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/api/route.server";
 import { modelFileResponse } from "~/api/model-file-response.server";
-import { openItemFile } from "~/domain/model-files.server";
+import { itemModelFile } from "~/domain/model-files.server";
 import { idParamsSchema } from "~/domain/schemas";
 
 const fileQuerySchema = z
@@ -26,7 +26,7 @@ const route = apiRoute({
     handler: async ({ user, params, query, request }) => {
       const original = query.original === "true" || query.original === "1";
       const variant = query.variant ?? (original ? "original" : "delivered");
-      const file = await openItemFile({ itemId: params.id, viewerId: user?.id ?? null, variant });
+      const file = await itemModelFile({ itemId: params.id, viewerId: user?.id ?? null, variant });
       return modelFileResponse(file, request);
     },
   }),

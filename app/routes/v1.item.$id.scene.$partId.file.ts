@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/api/route.server";
 import { modelFileResponse } from "~/api/model-file-response.server";
 import { scenePartParamsSchema } from "~/domain/scene-schemas";
-import { openScenePartFile } from "~/domain/scenes.server";
+import { scenePartModelFile } from "~/domain/scenes.server";
 
 // GET /v1/item/{id}/scene/{partId}/file — one part of a scene (the Builder), XOR-obfuscated like a model's
 // file, for whoever may see the scene.
@@ -10,7 +10,7 @@ const route = apiRoute({
     auth: "optional",
     params: scenePartParamsSchema,
     handler: async ({ user, params, request }) =>
-      modelFileResponse(await openScenePartFile({ sceneId: params.id, partId: params.partId, viewerId: user?.id ?? null }), request),
+      modelFileResponse(await scenePartModelFile({ sceneId: params.id, partId: params.partId, viewerId: user?.id ?? null }), request),
   }),
 });
 

@@ -144,6 +144,11 @@ describe("the model-file flow", () => {
       headers: { Authorization: `Bearer ${alice.idToken}`, "If-None-Match": file.headers.get("etag")! },
     });
     expect(again.status).toBe(304);
+
+    // Downloaded again in full: the bytes the web process now holds (XORed once) are the same bytes.
+    const held = await fetch(`${server.url}/v1/item/${itemId}/file?original=true`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
+    expect(held.headers.get("etag")).toBe(file.headers.get("etag"));
+    expect(Buffer.from(await held.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it("rejects bytes that do not match the declared type and stores nothing", async () => {
