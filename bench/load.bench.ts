@@ -1,7 +1,7 @@
 // `npm run bench load` (issue 37): the production build under many people at once, on this machine only.
 // For LOAD_SECONDS (300), visitors (front door, explore, model pages, embeds, model downloads, oEmbed; autocannon
 // held to LOAD_RATE GETs per second, 300; models picked as often as their view counts say, or evenly with
-// LOAD_POPULARITY=uniform) and LOAD_CREATORS creators (50; sign in, create items, upload 5–20 MB models through
+// LOAD_POPULARITY=uniform; only some kinds with LOAD_KINDS) and LOAD_CREATORS creators (50; sign in, create items, upload 5–20 MB models through
 // signed links, edit, request video scans and poll them) work at once; with local disk and with
 // the S3 server; then the same with the web process killed -9 halfway and started again. Prints throughput and
 // p50/p95/p99 per kind of request, errors, the web process's memory over time, and checks afterwards that
@@ -34,6 +34,8 @@ const RATE = Number(process.env.LOAD_RATE ?? 300);
 /** How visitors pick the model they look at: `zipf` (as often as its view count says: a few models get most visits) or `uniform` (every model alike; the worst case for any cache). */
 const POPULARITY = process.env.LOAD_POPULARITY === "uniform" ? "uniform" : "zipf";
 const CREATORS = Number(process.env.LOAD_CREATORS ?? 50);
+/** LOAD_KINDS=download,oEmbed: only the visitor kinds whose names contain one of these (to look at one kind alone). */
+const KINDS = (process.env.LOAD_KINDS ?? "").split(",").map((part) => part.trim()).filter(Boolean);
 /** The web processes sharing the port (WEB_PROCESSES): two, one per core, unless told otherwise. */
 const WEB_PROCESSES = Number(process.env.LOAD_WEB_PROCESSES ?? 2);
 const XOR_KEY = "load-bench-xor-key";
@@ -179,6 +181,7 @@ async function main() {
     itemIds,
     itemWeights: POPULARITY === "zipf" ? itemViews : itemIds.map(() => 1),
     categorySlugs,
+    kinds: KINDS,
   };
   writeFileSync(planFile, JSON.stringify(plan));
   const visitors = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench/load/visitors.ts"), planFile, resultFile], {

@@ -1,8 +1,9 @@
 // The load bench's visitors, in a process of their own (so that they do not share an event loop with the
 // creators): autocannon, one instance per kind of page, each held to its share of the overall rate, over
-// public models. Run by load.bench.ts as `node --import tsx bench/load/visitors.ts <plan.json> <result.json>`.
+// public models; model downloads through a client that throws their bytes away (discarding-client.ts). Run by load.bench.ts as `node --import tsx bench/load/visitors.ts <plan.json> <result.json>`.
 import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { runDiscardingClient } from "./discarding-client";
 import { LatencyBook, type KindFigures } from "./latency-book";
 
 export interface VisitorPlan {
@@ -16,6 +17,8 @@ export interface VisitorPlan {
   itemIds: string[];
   itemWeights: number[];
   categorySlugs: string[];
+  /** Only the kinds whose names contain one of these (LOAD_KINDS), each at its own share of the rate; all when empty. */
+  kinds: string[];
 }
 
 export interface VisitorResult {
@@ -46,8 +49,8 @@ function weightedPicker<T>(values: T[], weights: number[]): () => T {
   };
 }
 
-/** Each kind of visit, its share of the rate, and the paths it asks for (one picked per request). */
-function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: () => string }> {
+/** Each kind of visit, its share of the rate, and the paths it asks for (one picked per request); `large`: answers of MBs. */
+function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: () => string; large?: boolean }> {
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   const item = weightedPicker(plan.itemIds, plan.itemWeights);
   return [
@@ -77,6 +80,7 @@ function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: (
       kind: "model download (/v1/item/{id}/file)",
       share: 0.1,
       path: () => `/v1/item/${item()}/file`,
+      large: true,
     },
     {
       kind: "oEmbed",
@@ -96,15 +100,35 @@ async function main() {
     "user-agent": "scanroom-load-bench",
     accept: "text/html,application/json,*/*",
   };
-  const runs = visits(plan).map(({ kind, share, path }) => {
+  const chosen = visits(plan).filter(({ kind }) => plan.kinds.length === 0 || plan.kinds.some((part) => kind.includes(part)));
+  const noAnswer = (kind: string) => {
+    book.unanswered(kind);
+    const second = Math.floor((Date.now() - plan.startedAt) / 1000);
+    unansweredBySecond[second] = (unansweredBySecond[second] ?? 0) + 1;
+  };
+  const runs = chosen.map(({ kind, share, path, large }) => {
     const rate = Math.max(1, Math.round(plan.rate * share));
+    // Enough connections to keep the rate while answers take up to ~100 ms each.
+    const connections = Math.ceil(rate / 10) + 2;
+    if (large) {
+      return runDiscardingClient({
+        origin: plan.origin,
+        rate,
+        connections,
+        seconds: plan.seconds,
+        timeoutMs: 10_000,
+        headers,
+        path,
+        onAnswer: (ms, status) => book.answered(kind, ms, status),
+        onNoAnswer: () => noAnswer(kind),
+      });
+    }
     let finished: () => void = () => {};
     const done = new Promise<void>((resolve) => (finished = resolve));
     const instance = autocannon(
       {
         url: plan.origin,
-        // Enough connections to keep the rate while answers take up to ~100 ms each.
-        connections: Math.ceil(rate / 10) + 2,
+        connections,
         overallRate: rate,
         duration: plan.seconds,
         timeout: 10,
@@ -114,11 +138,7 @@ async function main() {
       () => finished(),
     );
     instance.on("response", (_client, status, _bytes, ms) => book.answered(kind, ms, status));
-    instance.on("reqError", () => {
-      book.unanswered(kind);
-      const second = Math.floor((Date.now() - plan.startedAt) / 1000);
-      unansweredBySecond[second] = (unansweredBySecond[second] ?? 0) + 1;
-    });
+    instance.on("reqError", () => noAnswer(kind));
     return done;
   });
   await Promise.all(runs);
