@@ -26,7 +26,11 @@ function fakeStore(objects: Record<string, Uint8Array>) {
 }
 
 const fileOf = (key: string, bytes: Uint8Array, etag = '"e1"'): ModelFile => ({ key, size: bytes.length, etag, fileName: "m.glb", variant: "delivered" });
-const unxor = (bytes: Uint8Array) => xorInPlace(new Uint8Array(bytes), xorKeyFromString(XOR_KEY), 0);
+/** Held bytes XORed back; a file that was not held (null) fails the test. */
+function unxor(bytes: Uint8Array | null) {
+  if (!bytes) throw new Error("expected the file's bytes, got null (not held)");
+  return xorInPlace(new Uint8Array(bytes), xorKeyFromString(XOR_KEY), 0);
+}
 const bytesOfLength = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 255);
 
 describe("HeldModelBytes", () => {
@@ -55,17 +59,26 @@ describe("HeldModelBytes", () => {
     for (const answer of answers) expect(unxor(answer)).toEqual(model);
   });
 
-  it("reads a changed object again (a new ETag), and holds no file over an eighth of its budget", async () => {
+  it("reads a changed object again (a new ETag)", async () => {
     const before = bytesOfLength(300, 2);
     const after = bytesOfLength(300, 9);
-    const large = bytesOfLength(1025, 3);
-    const store = fakeStore({ "items/a.glb": before, "items/large.glb": large });
+    const store = fakeStore({ "items/a.glb": before });
     const held = new HeldModelBytes(8192, store.read);
-    expect(held.maxEntryBytes).toBe(1024);
-    expect(unxor(await held.bytesOf(fileOf("items/a.glb", before), '"e1"', XOR_KEY))).toEqual(before);
+    expect(unxor((await held.bytesOf(fileOf("items/a.glb", before), '"e1"', XOR_KEY)))).toEqual(before);
     store.objects["items/a.glb"] = after;
-    expect(unxor(await held.bytesOf(fileOf("items/a.glb", after, '"e2"'), '"e2"', XOR_KEY))).toEqual(after);
+    expect(unxor((await held.bytesOf(fileOf("items/a.glb", after, '"e2"'), '"e2"', XOR_KEY)))).toEqual(after);
     expect(store.reads).toEqual(["items/a.glb", "items/a.glb"]);
+  });
+
+  it("neither reads nor holds a file over an eighth of its budget: that one is left to stream", async () => {
+    const large = bytesOfLength(1025, 3);
+    const fits = bytesOfLength(1024, 5);
+    const store = fakeStore({ "items/large.glb": large, "items/fits.glb": fits });
+    const held = new HeldModelBytes(8192, store.read);
+    expect(await held.bytesOf(fileOf("items/large.glb", large), '"e1"', XOR_KEY)).toBeNull();
+    expect(unxor((await held.bytesOf(fileOf("items/fits.glb", fits), '"e1"', XOR_KEY)))).toEqual(fits);
+    expect(store.reads).toEqual(["items/fits.glb"]);
+    expect(held.bytes).toBe(1024);
   });
 
   it("does not hold bytes that are not the size the file was found with (changed between the two)", async () => {
@@ -80,13 +93,15 @@ describe("HeldModelBytes", () => {
   });
 
   it("lets the least recently used files go when the budget is spent", async () => {
-    const models = [0, 1, 2].map((seed) => bytesOfLength(400, seed));
+    const indices = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+    const models = indices.map((seed) => bytesOfLength(400, seed));
     const store = fakeStore(Object.fromEntries(models.map((bytes, i) => [`items/${i}.glb`, bytes])));
-    const held = new HeldModelBytes(1000, store.read);
-    for (const i of [0, 1, 2]) await held.bytesOf(fileOf(`items/${i}.glb`, models[i]), '"e1"', XOR_KEY);
-    // 3 × 400 > 1,000: the first went, the other two are still held.
-    expect(held.bytes).toBe(800);
-    for (const i of [2, 1, 0]) await held.bytesOf(fileOf(`items/${i}.glb`, models[i]), '"e1"', XOR_KEY);
-    expect(store.reads).toEqual(["items/0.glb", "items/1.glb", "items/2.glb", "items/0.glb"]);
+    // An eighth of 3,200 is 400: each file may be held, and eight of them fill the budget.
+    const held = new HeldModelBytes(3200, store.read);
+    for (const i of indices) await held.bytesOf(fileOf(`items/${i}.glb`, models[i]), '"e1"', XOR_KEY);
+    // 9 × 400 > 3,200: the first went, the other eight are still held.
+    expect(held.bytes).toBe(3200);
+    for (const i of [...indices].reverse()) await held.bytesOf(fileOf(`items/${i}.glb`, models[i]), '"e1"', XOR_KEY);
+    expect(store.reads).toEqual([...indices.map((i) => `items/${i}.glb`), "items/0.glb"]);
   });
 });

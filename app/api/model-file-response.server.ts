@@ -26,11 +26,9 @@ export async function modelFileResponse(file: ModelFile, request: Request): Prom
   const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
   const match = request.headers.get("If-None-Match");
   if (match && match.split(",").some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers });
-  const held = heldBytes();
   const body =
-    held && file.size <= held.maxEntryBytes
-      ? await held.bytesOf(file, etag, key)
-      : webStreamOf(await storage().createReadStream(file.key), xorStream(xorKeyFromString(key)));
+    (await heldBytes()?.bytesOf(file, etag, key)) ??
+    webStreamOf(await storage().createReadStream(file.key), xorStream(xorKeyFromString(key)));
   return new Response(body, {
     status: 200,
     headers: {
@@ -69,14 +67,19 @@ export class HeldModelBytes {
     this.files = new ByteBudgetLru(maxBytes, (bytes) => bytes.byteLength);
   }
 
-  /** The file's bytes XORed with `xorKey`: held ones, or read whole (and held when they are the size the ETag was taken with). */
-  async bytesOf(file: ModelFile, etag: string, xorKey: string): Promise<Uint8Array<ArrayBuffer>> {
+  /**
+   * The file's bytes XORed with `xorKey`: held ones, or read whole (and held when they are the size the
+   * ETag was taken with); null for a file over `maxEntryBytes`, which the caller streams.
+   */
+  async bytesOf(file: ModelFile, etag: string, xorKey: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    if (file.size > this.maxEntryBytes) return null;
     const id = `${file.key} ${etag}`;
     const found = this.files.get(id);
     if (found) return found;
     let read = this.reading.get(id);
     if (!read) {
-      read = this.read(file.key, file.size).then((bytes) => {
+      read = this.read(file.key, file.size)
+        .then((bytes) => {
           xorInPlace(bytes, xorKeyFromString(xorKey), 0);
           if (bytes.byteLength === file.size) this.files.set(id, bytes);
           return bytes;
