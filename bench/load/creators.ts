@@ -38,9 +38,11 @@ export interface CreatorsOutcome {
 const MB = 1024 * 1024;
 
 /** What fetch says of a request that got no answer: the socket's code or message under its TypeError. */
-function whyUnanswered(error: unknown): string {
+/** Why a request got no answer, and roughly when: at once (a reused connection the server had closed) or late (a timeout). */
+function whyUnanswered(error: unknown, afterMs: number): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return [cause?.code, cause?.message ?? (error as Error).message].filter(Boolean).join(" ");
+  const after = afterMs < 1_000 ? "under 1 s" : afterMs < 60_000 ? "1–60 s" : afterMs < 300_000 ? "60–300 s" : "300 s or more";
+  return `${[cause?.code, cause?.message ?? (error as Error).message].filter(Boolean).join(" ")} (${after} after sending)`;
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -121,7 +123,7 @@ export async function runCreators({
         }
         return { status: res.status, json };
       } catch (error) {
-        book.unanswered(kind, whyUnanswered(error));
+        book.unanswered(kind, whyUnanswered(error, performance.now() - started));
         onNoAnswer?.();
         if (Date.now() > retryUntil) throw error;
         await sleep(250);
