@@ -212,6 +212,10 @@ if (isMain && !superviseWebProcesses(env().WEB_PROCESSES)) {
   const server = app.listen(port, () => {
     process.stdout.write(`[scanroom] serving http://localhost:${port}\n`);
   });
+  // Node's 5 s idle limit is shorter than browsers' and balancers': a request sent on a connection the
+  // server is just closing gets no answer (EPIPE on an upload's body). Headers may take a moment longer.
+  server.keepAliveTimeout = env().KEEP_ALIVE_SECONDS * 1000;
+  server.headersTimeout = server.keepAliveTimeout + 1000;
   installProcessGuards(server);
   // SIGTERM: readiness says 503 at once, the listener closes after SHUTDOWN_DELAY_SECONDS, requests in flight
   // get up to SHUTDOWN_GRACE_SECONDS more (docs/deploy.md). Ctrl-C (SIGINT) skips the delay.

@@ -57,6 +57,11 @@ const baseSchema = z.object({
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   /** Then: seconds requests in flight may still take before they are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
+  /**
+   * Seconds an idle keep-alive connection stays open. Above the idle timeout of whatever sends requests (60 s
+   * on the common balancers): a client must never send on a connection the server is closing (decision 059).
+   */
+  KEEP_ALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(65),
   /** Web processes sharing PORT (node:cluster), each replaced when it dies; 1: this process serves alone. */
   WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   APP_URL: z.string().url().default("http://localhost:3000"),

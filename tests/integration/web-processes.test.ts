@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { get as httpGet } from "node:http";
+import { Agent, get as httpGet } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -34,6 +34,20 @@ function getStatus(url: string): Promise<number> {
   });
 }
 
+/** A GET on a keep-alive connection: what the server says of keeping it (the Keep-Alive header). */
+function keepAliveHeader(url: string): Promise<string | undefined> {
+  const agent = new Agent({ keepAlive: true });
+  return new Promise((resolve, reject) => {
+    httpGet(url, { agent }, (res) => {
+      res.resume();
+      res.on("end", () => {
+        agent.destroy();
+        resolve(res.headers["keep-alive"] as string | undefined);
+      });
+    }).on("error", reject);
+  });
+}
+
 describe("several web processes on one port", () => {
   it("keeps answering while one of them is killed -9 and replaced, and stops them all on SIGTERM", async () => {
     const port = await freePort();
@@ -59,6 +73,9 @@ describe("several web processes on one port", () => {
       100,
     );
     expect(first).not.toBe(second);
+    // An idle connection is kept 65 s (KEEP_ALIVE_SECONDS), longer than a balancer's or a browser's usual idle
+    // limit, so a client does not send on a connection the server is closing (decision 059).
+    expect(await keepAliveHeader(`${site}/healthz`)).toBe("timeout=65");
 
     // Once the supervisor knows the first web process was killed, requests (each on a new connection) one after
     // another until its replacement serves: every one answered 200 by the web process left.
