@@ -272,6 +272,8 @@ export async function startS3Server({ port = 0, dir, bucket = "scanroom-test", s
   const innerAddress = await inner.run();
 
   const multipart = multipartEdge(directory, bucket);
+  // Each request reaches s3rver on a connection of its own (agent: false): a kept-alive one could be closed by
+  // s3rver's 5 s idle limit just as a request is sent on it, which answered a client's upload 502 (decision 059).
   const edge = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -282,7 +284,7 @@ export async function startS3Server({ port = 0, dir, bucket = "scanroom-test", s
         const upload = await postObjectUpload({ req, body, bucket, secretAccessKey }).catch((error) => ({ problem: { code: "MalformedPOSTRequest", message: xml(error.message) } }));
         if (upload.problem) return xmlError(res, upload.problem.code === "SignatureDoesNotMatch" || upload.problem.code === "AccessDenied" ? 403 : 400, upload.problem);
         const put = http.request(
-          { host: "127.0.0.1", port: innerAddress.port, method: "PUT", path: `/${bucket}/${upload.key.split("/").map(encode).join("/")}`, headers: { "content-type": upload.contentType, "content-length": String(upload.bytes.length) } },
+          { agent: false, host: "127.0.0.1", port: innerAddress.port, method: "PUT", path: `/${bucket}/${upload.key.split("/").map(encode).join("/")}`, headers: { "content-type": upload.contentType, "content-length": String(upload.bytes.length) } },
           (answer) => {
             answer.resume();
             res.writeHead(answer.statusCode === 200 ? 204 : 502).end();
@@ -299,7 +301,7 @@ export async function startS3Server({ port = 0, dir, bucket = "scanroom-test", s
         return xmlError(res, 500, { code: "InternalError", message: xml(error instanceof Error ? error.message : error) });
       }
       const forward = http.request(
-        { host: "127.0.0.1", port: innerAddress.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": String(body.length) } },
+        { agent: false, host: "127.0.0.1", port: innerAddress.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": String(body.length) } },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -309,6 +311,9 @@ export async function startS3Server({ port = 0, dir, bucket = "scanroom-test", s
       forward.end(body);
     });
   });
+  // Idle client connections are kept as long as the web server keeps them (KEEP_ALIVE_SECONDS' default), not Node's 5 s.
+  edge.keepAliveTimeout = 65_000;
+  edge.headersTimeout = 66_000;
   await new Promise((resolve, reject) => {
     edge.once("error", reject);
     edge.listen(port, "127.0.0.1", resolve);
