@@ -37,8 +37,10 @@ export interface CreatorsOutcome {
 
 const MB = 1024 * 1024;
 
-/** What fetch says of a request that got no answer: the socket's code or message under its TypeError. */
-/** Why a request got no answer, and roughly when: at once (a reused connection the server had closed) or late (a timeout). */
+/**
+ * What fetch says of a request that got no answer (the socket's code or message under its TypeError), and roughly
+ * when: at once (a reused connection the server had closed) or late (a timeout).
+ */
 function whyUnanswered(error: unknown, afterMs: number): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const after = afterMs < 1_000 ? "under 1 s" : afterMs < 60_000 ? "1–60 s" : afterMs < 300_000 ? "60–300 s" : "300 s or more";
