@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
 
@@ -5,6 +6,11 @@ export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
     teardownTimeout: 3_000,
+    // Vitest's default (cores − 1) runs one file at a time on a 2-core runner, and integration files mostly wait
+    // on PostgreSQL, the Auth emulator and child processes: run one, the CPUs were idle 36 % of the time; run
+    // two, 6 %. Measured on 2 cores: integration 1,135 s → 732 s, unit 86 s → 54 s (each file has its own
+    // database and storage folder, so files do not share state).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         plugins: [tsconfigPaths()],
