@@ -230,6 +230,7 @@ async function main() {
 
   print("\nvisitors (autocannon):");
   print(formatFigures([...seen.figures, seen.total]));
+  for (const [why, count] of seen.unansweredWhy) print(`  no answer: ${count}× ${why}`);
   if (outage) {
     const bySecond = Object.entries(seen.unansweredBySecond).map(([second, count]) => [Number(second), count] as const);
     const outside = bySecond.filter(([second]) => second < outage.killedAt - 1 || second > outage.readyAt + 1);

@@ -26,6 +26,8 @@ export interface VisitorResult {
   total: KindFigures;
   /** Requests that got no answer (refused, reset, timed out), by whole second since the plan's startedAt. */
   unansweredBySecond: Record<number, number>;
+  /** Why requests got no answer ("model download: 1048576 of 5242880 bytes"), and how often. */
+  unansweredWhy: Array<[string, number]>;
 }
 
 const WORDS = ["vase", "chair", "statue", "lamp", "temple", "shoe"];
@@ -101,8 +103,8 @@ async function main() {
     accept: "text/html,application/json,*/*",
   };
   const chosen = visits(plan).filter(({ kind }) => plan.kinds.length === 0 || plan.kinds.some((part) => kind.includes(part)));
-  const noAnswer = (kind: string) => {
-    book.unanswered(kind);
+  const noAnswer = (kind: string, why: string) => {
+    book.unanswered(kind, why);
     const second = Math.floor((Date.now() - plan.startedAt) / 1000);
     unansweredBySecond[second] = (unansweredBySecond[second] ?? 0) + 1;
   };
@@ -120,7 +122,7 @@ async function main() {
         headers,
         path,
         onAnswer: (ms, status) => book.answered(kind, ms, status),
-        onNoAnswer: () => noAnswer(kind),
+        onNoAnswer: (why) => noAnswer(kind, why),
       });
     }
     let finished: () => void = () => {};
@@ -138,7 +140,7 @@ async function main() {
       () => finished(),
     );
     instance.on("response", (_client, status, _bytes, ms) => book.answered(kind, ms, status));
-    instance.on("reqError", () => noAnswer(kind));
+    instance.on("reqError", (error: Error) => noAnswer(kind, (error as { code?: string }).code ?? error.message));
     return done;
   });
   await Promise.all(runs);
@@ -147,6 +149,7 @@ async function main() {
     figures: book.figures(seconds),
     total: book.total("all visitor GETs", seconds),
     unansweredBySecond,
+    unansweredWhy: [...book.unansweredWhy],
   };
   writeFileSync(process.argv[3], JSON.stringify(result));
 }
