@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addItemViews } from "~/domain/item-views.server";
 
 // Views of model pages are added once a second per web process (decision 045). Several processes add views to
-// the same popular items at once; none of them may deadlock another and lose its views (stop 59's load bench:
+// the same popular items at once; none of them may deadlock another and lose its views (issue 37's load bench:
 // PostgreSQL 40P01 between the two web processes, 21 items' views lost).
 
 async function db() {
