@@ -37,6 +37,13 @@ describe("pages kept until what they show changes", () => {
       res.setHeader(SHOWS_HEADER, `item:${req.params.id} user:owner`);
       res.type("text/html").send(`<p>render ${render}</p>`);
     });
+    app.get("/mine/:id", async (_req, res) => {
+      renders += 1;
+      const render = renders;
+      if (hold) await hold;
+      res.setHeader("Cache-Control", "private, no-cache");
+      res.type("text/html").send(`<p>render ${render}</p>`);
+    });
     const server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
     const port = (server.address() as { port: number }).port;
@@ -103,6 +110,30 @@ describe("pages kept until what they show changes", () => {
     expect((await h.get("/page/a")).text).toBe("<p>render 2</p>");
     h.advance(11);
     expect((await h.get("/page/a")).text).toBe("<p>render 3</p>");
+    await h.close();
+  });
+
+  it("renders a page nobody has asked for yet once for the crowd asking at once, and gives each of them a copy", async () => {
+    const h = await harness();
+    const release = h.holdRenders();
+    const crowd = Array.from({ length: 6 }, () => h.get("/page/new"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(h.renders()).toBe(1);
+    release();
+    expect((await Promise.all(crowd)).map((answer) => answer.text)).toEqual(Array(6).fill("<p>render 1</p>"));
+    expect(h.renders()).toBe(1);
+    await h.close();
+  });
+
+  it("does not hold a crowd back for a page it could not keep: once seen, its requests render side by side", async () => {
+    const h = await harness();
+    expect((await h.get("/mine/a")).text).toBe("<p>render 1</p>");
+    const release = h.holdRenders();
+    const crowd = Array.from({ length: 3 }, () => h.get("/mine/a"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(h.renders()).toBe(4);
+    release();
+    expect(new Set((await Promise.all(crowd)).map((answer) => answer.text))).toEqual(new Set(["<p>render 2</p>", "<p>render 3</p>", "<p>render 4</p>"]));
     await h.close();
   });
 });

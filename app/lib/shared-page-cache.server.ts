@@ -13,7 +13,8 @@ import { SHOWS_HEADER, VIEW_HEADER } from "./public-page-cache";
  * to every signed-out request for the same URL on the same host; a request with a session or a bearer token
  * never reads or fills it. Each copy given out gets a fresh CSP nonce (body and header), its own request id,
  * and an Age, and goes out gzipped from one compression of the page where the client takes gzip. When a copy expires, the next request renders it again while the others still get the expired
- * copy (for at most GRACE_MS more), so a popular page is never rendered by a crowd at once.
+ * copy (for at most GRACE_MS more); a page not kept yet is rendered by its first request while the others wait
+ * for that render: a popular page is never rendered by a crowd at once.
  *
  * A page that counts a view when it is served (the model page) names the item in VIEW_HEADER; the cache
  * counts a view for every copy it gives out, through `onView`, and never sends the header.
@@ -81,6 +82,8 @@ export interface SharedPageCache {
   unheard(): void;
 }
 
+/** Pages remembered as not kept (rendered side by side when asked for at once); past this many all are forgotten. */
+const MAX_NOT_KEPT = 10_000;
 /** Changes remembered for renders in flight; past this many the oldest are dropped and older renders count as changed. */
 const MAX_REMEMBERED_CHANGES = 10_000;
 
@@ -111,6 +114,12 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
   const changedAt = new Map<string, number>();
   const changedSince = (shows: string[], started: number) =>
     everythingChangedAt > started || shows.some((what) => (changedAt.get(what) ?? 0) > started);
+
+  // A page nobody has asked for yet is rendered by its first request; the crowd that comes while it renders waits
+  // for that render and gets copies of it, as it would while an expired copy is refreshed. A page whose last render
+  // could not be kept is not waited for: its requests render side by side.
+  const rendering = new Map<string, Array<() => void>>();
+  const notKept = new Set<string>();
 
   function serve(entry: Entry, key: string, req: Request, res: Response) {
     entries.get(key);
@@ -189,8 +198,11 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
           expiresAt: at + Math.max(seconds, kept) * 1000,
           refreshing: false,
         });
+        notKept.delete(key);
       } else {
         entries.delete(key);
+        if (notKept.size >= MAX_NOT_KEPT) notKept.clear();
+        notKept.add(key);
       }
       return result;
     } as typeof end;
@@ -201,6 +213,14 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
     });
   }
 
+  const renderFirst = (key: string, res: Response) => {
+    const waiting: Array<() => void> = [];
+    rendering.set(key, waiting);
+    res.once("close", () => {
+      if (rendering.get(key) === waiting) rendering.delete(key);
+      for (const retry of waiting) retry();
+    });
+  };
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" || signedIn(req) || req.headers.range || NOT_PAGES.test(req.path)) return next();
     const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
@@ -208,6 +228,8 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
     const at = now();
     if (entry && (at < entry.expiresAt || (entry.refreshing && at < entry.expiresAt + GRACE_MS))) return serve(entry, key, req, res);
     if (entry) entry.refreshing = true;
+    else if (rendering.has(key)) return void rendering.get(key)!.push(() => middleware(req, res, next));
+    else if (!notKept.has(key)) renderFirst(key, res);
     fill(key, res);
     next();
   };
