@@ -26,7 +26,7 @@ import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } fro
 import { freePort, residentMiB, serverChildPids } from "../tests/setup/processes";
 import { buildDir, exitUnlessBuilt, root } from "./app-server";
 import { print, templateExists } from "./bench-support";
-import { formatFigures, LatencyBook } from "./load/latency-book";
+import { formatFigures, formatWindows, LatencyBook, WINDOW_SECONDS } from "./load/latency-book";
 import type { VisitorPlan, VisitorResult } from "./load/visitors";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 300);
@@ -190,7 +190,7 @@ async function main() {
   });
   const visitorsDone = new Promise<number | null>((resolve) => visitors.once("exit", resolve));
 
-  const book = new LatencyBook();
+  const book = new LatencyBook(started);
   const until = started + SECONDS * 1000;
   const creatorsDone = runCreators({
     origin,
@@ -230,6 +230,7 @@ async function main() {
 
   print("\nvisitors (autocannon):");
   print(formatFigures([...seen.figures, seen.total]));
+  print(`p99 of all visitor GETs (ms), every ${WINDOW_SECONDS} s: ${formatWindows(seen.windows)}`);
   for (const [why, count] of seen.unansweredWhy) print(`  no answer: ${count}× ${why}`);
   if (outage) {
     const bySecond = Object.entries(seen.unansweredBySecond).map(([second, count]) => [Number(second), count] as const);
@@ -244,6 +245,7 @@ async function main() {
   }
   print("\ncreators:");
   print(formatFigures([...book.figures(creatorSeconds), book.total("all creator requests", creatorSeconds)]));
+  print(`p99 of all creator requests (ms), every ${WINDOW_SECONDS} s: ${formatWindows(book.windows(WINDOW_SECONDS))}`);
   print(`rounds completed ${creators.rounds}, failed ${creators.failedRounds.length}; most PUTs in flight at once: ${creators.maxConcurrentPuts}`);
   for (const failure of creators.failedRounds.slice(0, 10)) print(`  failed: ${failure}`);
   for (const [why, count] of book.unansweredWhy) print(`  no answer (sent again): ${count}× ${why}`);

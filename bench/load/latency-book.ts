@@ -22,8 +22,23 @@ interface KindRecord {
   connectionErrors: number;
 }
 
+/** The windows over which the bench prints the tail as the run went. */
+export const WINDOW_SECONDS = 30;
+
+/** One window of the run: its end (seconds since the start), how many answers came in it, and their p99. */
+export interface LatencyWindow {
+  endsAt: number;
+  answered: number;
+  p99: number;
+}
+
 export class LatencyBook {
   private readonly kinds = new Map<string, KindRecord>();
+  /** Every answer's time and when it came (ms since `startedAt`), over all kinds: the tail over the run. */
+  private readonly timeline: Array<{ at: number; ms: number }> = [];
+
+  /** `startedAt`: the run's start (ms since the epoch), from which answers are placed in windows. */
+  constructor(private readonly startedAt = Date.now()) {}
   /** Why requests got no answer ("PUT: other side closed"), and how often. */
   readonly unansweredWhy = new Map<string, number>();
 
@@ -34,6 +49,7 @@ export class LatencyBook {
   }
 
   answered(kind: string, ms: number, status: number): void {
+    this.timeline.push({ at: Date.now() - this.startedAt, ms });
     const record = this.of(kind);
     record.ms.push(ms);
     record.statuses.set(status, (record.statuses.get(status) ?? 0) + 1);
@@ -46,6 +62,20 @@ export class LatencyBook {
 
   figures(seconds: number): KindFigures[] {
     return [...this.kinds].map(([kind, record]) => figuresOf(kind, record, seconds));
+  }
+
+  /** The p99 of all kinds' answers in each `windowSeconds` of the run (whether the tail is the first minute's or every minute's). */
+  windows(windowSeconds: number): LatencyWindow[] {
+    const byWindow = new Map<number, number[]>();
+    for (const { at, ms } of this.timeline) {
+      const index = Math.floor(at / 1000 / windowSeconds);
+      const list = byWindow.get(index);
+      if (list) list.push(ms);
+      else byWindow.set(index, [ms]);
+    }
+    return [...byWindow]
+      .sort(([a], [b]) => a - b)
+      .map(([index, list]) => ({ endsAt: (index + 1) * windowSeconds, answered: list.length, p99: quantile(Float64Array.from(list).sort(), 0.99) }));
   }
 
   /** Every kind's answers as one (e.g. "all visitor GETs"). */
@@ -84,6 +114,11 @@ function figuresOf(kind: string, record: KindRecord, seconds: number): KindFigur
     otherStatuses: other.join(" "),
     connectionErrors: record.connectionErrors,
   };
+}
+
+/** "30 s 1200 · 60 s 310 · …": each window's p99 in ms. */
+export function formatWindows(windows: LatencyWindow[]): string {
+  return windows.map((w) => `${w.endsAt} s ${w.p99.toFixed(0)}`).join(" · ");
 }
 
 /** The table the bench prints: one line per kind of request. */

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { runDiscardingClient } from "./discarding-client";
-import { LatencyBook, type KindFigures } from "./latency-book";
+import { LatencyBook, WINDOW_SECONDS, type KindFigures, type LatencyWindow } from "./latency-book";
 
 export interface VisitorPlan {
   origin: string;
@@ -28,6 +28,8 @@ export interface VisitorResult {
   unansweredBySecond: Record<number, number>;
   /** Why requests got no answer ("model download: 1048576 of 5242880 bytes"), and how often. */
   unansweredWhy: Array<[string, number]>;
+  /** All kinds' p99 in each WINDOW_SECONDS of the run. */
+  windows: LatencyWindow[];
 }
 
 const WORDS = ["vase", "chair", "statue", "lamp", "temple", "shoe"];
@@ -94,7 +96,7 @@ function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: (
 
 async function main() {
   const plan = JSON.parse(readFileSync(process.argv[2], "utf8")) as VisitorPlan;
-  const book = new LatencyBook();
+  const book = new LatencyBook(plan.startedAt);
   const unansweredBySecond: Record<number, number> = {};
   const started = Date.now();
   const headers = {
@@ -150,6 +152,7 @@ async function main() {
     total: book.total("all visitor GETs", seconds),
     unansweredBySecond,
     unansweredWhy: [...book.unansweredWhy],
+    windows: book.windows(WINDOW_SECONDS),
   };
   writeFileSync(process.argv[3], JSON.stringify(result));
 }
