@@ -15,9 +15,9 @@ import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defenc
 import { legacyHostRedirect } from "./app/lib/legacy";
 import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
-import { sharedPageCache } from "./app/lib/shared-page-cache.server";
+import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
-import { superviseWebProcesses } from "./scripts/lib/web-processes.mjs";
+import { siblingChannel, superviseWebProcesses } from "./scripts/lib/web-processes.mjs";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -178,11 +178,15 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   // A page that names what it shows is kept until the database says that changed (decision 057), while it is heard.
   if (config.SHARED_PAGE_CACHE_MB > 0) {
     let changes: SharedPageChanges | null = null;
+    // With several web processes, a page one renders is given to the others (decision 060): rendered once, not once each.
+    const siblings = siblingChannel<SharedPage>("shared-page");
     const cache = sharedPageCache({
       maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024,
       onView: views.countItemView,
       keptSeconds: () => (changes?.live ? config.SHARED_PAGE_KEPT_SECONDS : 0),
+      share: siblings?.send,
     });
+    siblings?.listen(cache.receive);
     if (config.SHARED_PAGE_KEPT_SECONDS > 0 && config.DATABASE_URL) {
       changes = listenForSharedPageChanges(config.DATABASE_URL, { onChange: cache.changed, onUnheard: cache.unheard });
       app.locals.stopPageChanges = () => changes?.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sharedMaxAge } from "./shared-page-cache.server";
+import { sharedMaxAge, type SharedPage } from "./shared-page-cache.server";
 
 describe("sharedMaxAge", () => {
   it("reads s-maxage of public answers only", () => {
@@ -55,6 +55,7 @@ describe("pages kept until what they show changes", () => {
       cache,
       get,
       renders: () => renders,
+      now: () => clock,
       advance: (seconds: number) => void (clock += seconds * 1000),
       setKept: (seconds: number) => void (kept = seconds),
       holdRenders: () => {
@@ -135,5 +136,65 @@ describe("pages kept until what they show changes", () => {
     release();
     expect(new Set((await Promise.all(crowd)).map((answer) => answer.text))).toEqual(new Set(["<p>render 2</p>", "<p>render 3</p>", "<p>render 4</p>"]));
     await h.close();
+  });
+
+  describe("pages another web process rendered", () => {
+    /** What a sibling web process gives for /page/<id> (its `share`), rendered from `renderStartedAt` and stored at `storedAt`. */
+    const siblingPage = (id: string, { renderStartedAt, storedAt }: { renderStartedAt: number; storedAt: number }): SharedPage => ({
+      key: `http://test /page/${id}`,
+      copy: {
+        status: 200,
+        headers: [
+          ["content-type", "text/html; charset=utf-8"],
+          ["cache-control", "public, max-age=0, s-maxage=10"],
+        ],
+        body: `<p>sibling's ${id}</p>`,
+        nonce: null,
+        view: null,
+        shows: [`item:${id}`, "user:owner"],
+        storedAt,
+      },
+      renderStartedAt,
+      seconds: 10,
+    });
+
+    it("gives copies of a sibling's page without rendering it, kept until a change names what it shows", async () => {
+      const h = await harness();
+      h.cache.receive(siblingPage("a", { renderStartedAt: h.now() - 80, storedAt: h.now() }));
+      expect((await h.get("/page/a")).text).toBe("<p>sibling's a</p>");
+      h.advance(60);
+      expect((await h.get("/page/a")).text).toBe("<p>sibling's a</p>");
+      expect(h.renders()).toBe(0);
+      h.cache.changed("user:owner");
+      expect((await h.get("/page/a")).text).toBe("<p>render 1</p>");
+      await h.close();
+    });
+
+    it("keeps a sibling's page only for its s-maxage when a change to what it shows was heard after its render started", async () => {
+      const h = await harness();
+      const renderStartedAt = h.now();
+      h.advance(0.05);
+      h.cache.changed("item:b");
+      h.advance(0.05);
+      h.cache.receive(siblingPage("b", { renderStartedAt, storedAt: h.now() }));
+      expect((await h.get("/page/b")).text).toBe("<p>sibling's b</p>");
+      h.advance(11);
+      expect((await h.get("/page/b")).text).toBe("<p>render 1</p>");
+      // A change heard before the render started is in it: kept on trust.
+      h.advance(1);
+      h.cache.receive(siblingPage("b", { renderStartedAt: h.now(), storedAt: h.now() + 50 }));
+      h.advance(60);
+      expect((await h.get("/page/b")).text).toBe("<p>sibling's b</p>");
+      await h.close();
+    });
+
+    it("keeps its own copy when it is newer than the sibling's", async () => {
+      const h = await harness();
+      const before = h.now() - 1000;
+      expect((await h.get("/page/c")).text).toBe("<p>render 1</p>");
+      h.cache.receive(siblingPage("c", { renderStartedAt: before - 100, storedAt: before }));
+      expect((await h.get("/page/c")).text).toBe("<p>render 1</p>");
+      await h.close();
+    });
   });
 });

@@ -70,7 +70,19 @@ export interface SharedPageCacheOptions {
    * show is heard (app/lib/shared-page-changes.server.ts), 0 (its s-maxage only) while it is not.
    */
   keptSeconds?: () => number;
+  /** Gives every page this process renders and keeps to the other web processes (their `receive`): each page is rendered once, not once per process. */
+  share?: (page: SharedPage) => void;
   now?: () => number;
+}
+
+/** A page one web process rendered, as its siblings receive it (docs/decisions/060-web-processes-share-rendered-pages.md). */
+export interface SharedPage {
+  key: string;
+  copy: Omit<Entry, "gzip" | "refreshing" | "expiresAt">;
+  /** When its render started, on this machine's clock: a change heard since then may not be in it. */
+  renderStartedAt: number;
+  /** Its s-maxage. */
+  seconds: number;
 }
 
 /** The cache, and what it is told of changes. */
@@ -80,6 +92,8 @@ export interface SharedPageCache {
   changed(shows: string): void;
   /** Changes may have gone unheard: every page kept on trust is forgotten. */
   unheard(): void;
+  /** A page another web process rendered (its `share`): kept as if rendered here, unless a newer copy is. */
+  receive(page: SharedPage): void;
 }
 
 /** Pages remembered as not kept (rendered side by side when asked for at once); past this many all are forgotten. */
@@ -103,7 +117,7 @@ function signedIn(req: Request): boolean {
   return !!cookie && cookie.split(";").some((part) => part.trim().startsWith(`${SESSION_COOKIE_NAME}=`));
 }
 
-export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now = Date.now }: SharedPageCacheOptions): SharedPageCache {
+export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, share, now = Date.now }: SharedPageCacheOptions): SharedPageCache {
   const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
   const entries = new ByteBudgetLru<Entry>(maxBytes, sizeOf);
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
@@ -114,6 +128,11 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
   const changedAt = new Map<string, number>();
   const changedSince = (shows: string[], started: number) =>
     everythingChangedAt > started || shows.some((what) => (changedAt.get(what) ?? 0) > started);
+  // When each change was heard, by the clock: a sibling's render that started at or before it may not hold it.
+  let everythingHeardAt = -Infinity;
+  const heardAt = new Map<string, number>();
+  const heardSince = (shows: string[], startedAt: number) =>
+    everythingHeardAt >= startedAt || shows.some((what) => (heardAt.get(what) ?? -Infinity) >= startedAt);
 
   // A page nobody has asked for yet is rendered by its first request; the crowd that comes while it renders waits
   // for that render and gets copies of it, as it would while an expired copy is refreshed. A page whose last render
@@ -150,6 +169,7 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
     let view: string | null = null;
     let shows: string[] | null = null;
     const started = changeNumber;
+    const renderStartedAt = now();
     const collect = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_ENTRY_BYTES) return;
       const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8") : Buffer.from(chunk as Uint8Array);
@@ -186,19 +206,18 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
         const policy = this.getHeader("content-security-policy")?.toString();
         const at = now();
         const kept = shows && !changedSince(shows, started) ? keptSeconds() : 0;
-        entries.set(key, {
+        const copy: SharedPage["copy"] = {
           status: 200,
           headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
           body: Buffer.concat(chunks).toString("utf8"),
           nonce: policy ? (NONCE_IN_POLICY.exec(policy)?.[1] ?? null) : null,
-          gzip: null,
           view,
           shows,
           storedAt: at,
-          expiresAt: at + Math.max(seconds, kept) * 1000,
-          refreshing: false,
-        });
+        };
+        entries.set(key, { ...copy, gzip: null, expiresAt: at + Math.max(seconds, kept) * 1000, refreshing: false });
         notKept.delete(key);
+        share?.({ key, copy, renderStartedAt, seconds });
       } else {
         entries.delete(key);
         if (notKept.size >= MAX_NOT_KEPT) notKept.clear();
@@ -238,13 +257,28 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, now =
   };
   const changed = (what: string) => {
     changeNumber += 1;
+    const at = now();
     if (what === "all" || changedAt.size >= MAX_REMEMBERED_CHANGES) {
       changedAt.clear();
+      heardAt.clear();
       everythingChangedAt = changeNumber;
+      everythingHeardAt = at;
     }
-    if (what !== "all") changedAt.set(what, changeNumber);
+    if (what !== "all") {
+      changedAt.set(what, changeNumber);
+      heardAt.set(what, at);
+    }
     forgetKept((shows) => what === "all" || shows.includes(what));
   };
+  const receive = ({ key, copy, renderStartedAt, seconds }: SharedPage) => {
+    const mine = entries.peek(key);
+    if (mine && mine.storedAt >= copy.storedAt) return;
+    const kept = copy.shows && !heardSince(copy.shows, renderStartedAt) ? keptSeconds() : 0;
+    const expiresAt = copy.storedAt + Math.max(seconds, kept) * 1000;
+    if (expiresAt <= now()) return;
+    entries.set(key, { ...copy, gzip: null, expiresAt, refreshing: false });
+    notKept.delete(key);
+  };
   // Changes nobody heard may have touched any page: as if everything changed.
-  return Object.assign(middleware, { changed, unheard: () => changed("all") });
+  return Object.assign(middleware, { changed, unheard: () => changed("all"), receive });
 }

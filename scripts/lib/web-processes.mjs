@@ -5,6 +5,28 @@
 import cluster from "node:cluster";
 import { restartPolicy } from "./supervise.mjs";
 
+/** The mark of a message a web process sends to all the others (`siblingChannel`), which the supervisor passes on. */
+const TO_SIBLINGS = "scanroom:to-siblings";
+
+/**
+ * What this web process tells the other web processes on its port, and hears from them, on `topic`: through the
+ * supervisor, which passes each message on to every other web process. Null where there are none (one web
+ * process, or a process that is not one of several).
+ * @template T
+ * @param {string} topic
+ * @returns {{ send: (body: T) => void, listen: (receive: (body: T) => void) => void } | null}
+ */
+export function siblingChannel(topic) {
+  if (!cluster.isWorker || !process.send) return null;
+  return {
+    send: (body) => void process.send?.({ [TO_SIBLINGS]: topic, body }),
+    listen: (receive) =>
+      void process.on("message", (message) => {
+        if (message && typeof message === "object" && message[TO_SIBLINGS] === topic) receive(message.body);
+      }),
+  };
+}
+
 /**
  * Supervises `count` web processes when `count` > 1 and this is the primary process; returns whether it does
  * (false in a web process, and with one web process: then the caller serves).
@@ -17,6 +39,14 @@ export function superviseWebProcesses(count, log = (line) => process.stderr.writ
   const policy = restartPolicy();
   const startedAt = new Map();
   let stopping = false;
+  // Structured clone, not JSON, for what web processes tell each other (rendered pages: long strings).
+  cluster.setupPrimary({ serialization: "advanced" });
+  cluster.on("message", (from, message) => {
+    if (!message || typeof message !== "object" || !(TO_SIBLINGS in message)) return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker && worker !== from && worker.isConnected()) worker.send(message);
+    }
+  });
   const fork = () => startedAt.set(cluster.fork().id, Date.now());
   for (let i = 0; i < count; i++) fork();
   cluster.on("exit", (worker, code, signal) => {

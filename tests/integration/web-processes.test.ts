@@ -3,7 +3,7 @@ import { Agent, get as httpGet } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, serverChildPids } from "../setup/processes";
+import { descendantPids, freePort, serverChildPids } from "../setup/processes";
 import { waitFor } from "../setup/wait-for";
 
 // Issue 37: with WEB_PROCESSES=2 the server is two web processes on one port; one killed with SIGKILL is
@@ -16,6 +16,14 @@ const LIMIT_MS = 90_000;
 
 afterAll(async () => {
   for (const child of children) {
+    // A test that failed before its SIGTERM leaves the supervisor and its web processes below tsx: not orphaned.
+    for (const pid of child.pid ? descendantPids(child.pid) : []) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGKILL");
@@ -24,12 +32,12 @@ afterAll(async () => {
   }
 });
 
-/** A GET on a connection of its own (no keep-alive): the status. */
-function getStatus(url: string): Promise<number> {
+/** A GET on a connection of its own (no keep-alive), so that each may go to another web process: its status and Age. */
+function getOnNewConnection(url: string): Promise<{ status: number; age: string | undefined }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { agent: false }, (res) => {
       res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, age: res.headers.age }));
     }).on("error", reject);
   });
 }
@@ -49,12 +57,13 @@ function keepAliveHeader(url: string): Promise<string | undefined> {
 }
 
 describe("several web processes on one port", () => {
-  it("keeps answering while one of them is killed -9 and replaced, and stops them all on SIGTERM", async () => {
+  it("share the pages they render, keep answering while one of them is killed -9 and replaced, and stop on SIGTERM", async () => {
     const port = await freePort();
     const site = `http://127.0.0.1:${port}`;
     const server = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), APP_URL: site, WEB_PROCESSES: "2" },
+      // The shared page cache on (tests/setup turns it off): what the web processes share.
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port), APP_URL: site, WEB_PROCESSES: "2", SHARED_PAGE_CACHE_MB: "16" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(server);
@@ -77,6 +86,17 @@ describe("several web processes on one port", () => {
     // limit, so a client does not send on a connection the server is closing (decision 059).
     expect(await keepAliveHeader(`${site}/healthz`)).toBe("timeout=65");
 
+    // A page one web process renders is given to the other (decision 060): after the first answer (a render, no
+    // Age), every answer is a kept copy (with an Age), whichever web process takes the connection. Connections go
+    // to the two in turn.
+    const rendered = await getOnNewConnection(`${site}/`);
+    expect(rendered).toEqual({ status: 200, age: undefined });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const copies: Array<{ status: number; age: string | undefined }> = [];
+    for (let i = 0; i < 6; i++) copies.push(await getOnNewConnection(`${site}/`));
+    expect(copies.map((copy) => copy.status)).toEqual(Array(6).fill(200));
+    expect(copies.filter((copy) => copy.age === undefined)).toEqual([]);
+
     // Once the supervisor knows the first web process was killed, requests (each on a new connection) one after
     // another until its replacement serves: every one answered 200 by the web process left.
     process.kill(first, "SIGKILL");
@@ -87,7 +107,7 @@ describe("several web processes on one port", () => {
     await waitFor(
       "a replacement web process",
       async () => {
-        statuses.add(await getStatus(`${site}/healthz`));
+        statuses.add((await getOnNewConnection(`${site}/healthz`)).status);
         answered++;
         replaced = serverChildPids(supervisor).filter((pid) => pid !== first && pid !== second);
         return replaced.length === 1 && (output.match(/serving http/g) ?? []).length === 3;
