@@ -19,7 +19,8 @@ const TO_SIBLINGS = "scanroom:to-siblings";
 export function siblingChannel(topic) {
   if (!cluster.isWorker || !process.send) return null;
   return {
-    send: (body) => void process.send?.({ [TO_SIBLINGS]: topic, body }),
+    // With a callback, a closed channel (the supervisor gone) is an error passed to it, not an 'error' event that would end this process.
+    send: (body) => void process.send?.({ [TO_SIBLINGS]: topic, body }, undefined, {}, () => {}),
     listen: (receive) =>
       void process.on("message", (message) => {
         if (message && typeof message === "object" && message[TO_SIBLINGS] === topic) receive(message.body);
@@ -44,7 +45,8 @@ export function superviseWebProcesses(count, log = (line) => process.stderr.writ
   cluster.on("message", (from, message) => {
     if (!message || typeof message !== "object" || !(TO_SIBLINGS in message)) return;
     for (const worker of Object.values(cluster.workers ?? {})) {
-      if (worker && worker !== from && worker.isConnected()) worker.send(message);
+      // A web process that exits meanwhile misses it (the callback takes the error instead of an 'error' event).
+      if (worker && worker !== from && worker.isConnected()) worker.send(message, undefined, {}, () => {});
     }
   });
   const fork = () => startedAt.set(cluster.fork().id, Date.now());
