@@ -80,4 +80,15 @@ describe("accounts that Firebase no longer stands behind", () => {
     }
     expect(await userRowsFor(fay.uid)).toBe(0);
   });
+
+  it("gives an account whose row has no subscription the free plan on its next call", async () => {
+    const gus = await createIdentity();
+    expect((await api("GET", "/user", { token: gus.idToken })).status).toBe(200);
+    const { db } = await import("~/db.server");
+    await db().subscription.deleteMany({ where: { user: { firebaseUid: gus.uid } } });
+    const user = await api("GET", "/user", { token: gus.idToken });
+    expect(user.status).toBe(200);
+    expect(await db().subscription.count({ where: { user: { firebaseUid: gus.uid }, plan: { planType: "free" } } })).toBe(1);
+    expect(await userRowsFor(gus.uid)).toBe(1);
+  });
 });
