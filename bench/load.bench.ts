@@ -23,7 +23,7 @@ import readline from "node:readline";
 import pg from "pg";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
-import { freePort, residentMiB, serverChildPids } from "../tests/setup/processes";
+import { cpuSeconds, freePort, machineBusySeconds, residentMiB, serverChildPids } from "../tests/setup/processes";
 import { buildDir, exitUnlessBuilt, root } from "./app-server";
 import { print, templateExists } from "./bench-support";
 import { formatFigures, formatWindows, LatencyBook, WINDOW_SECONDS } from "./load/latency-book";
@@ -170,6 +170,10 @@ async function main() {
     return own === null ? null : own + workers.reduce<number>((sum, mib) => sum + (mib ?? 0), 0);
   };
   const sampler = setInterval(() => memory.push({ at: (Date.now() - started) / 1000, mib: webMiB() }), 5000);
+  // CPU seconds of the server process and its web processes (with the renderers they ran, and a killed one once its
+  // supervisor reaped it), and of the whole machine: per answered request, steadier across noisy runs than latency.
+  const webCpu = () => [web.pid, ...serverChildPids(web.pid)].reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+  const cpuAtStart = { web: webCpu(), machine: machineBusySeconds() };
 
   const planFile = path.join(work, "visitors-plan.json");
   const resultFile = path.join(work, "visitors-result.json");
@@ -224,6 +228,7 @@ async function main() {
 
   const [creators, visitorsExit] = await Promise.all([creatorsDone, visitorsDone]);
   clearInterval(sampler);
+  const cpuUsed = { web: webCpu() - cpuAtStart.web, machine: machineBusySeconds() - cpuAtStart.machine };
   const creatorSeconds = (Date.now() - started) / 1000;
   if (visitorsExit !== 0) throw new Error(`the visitors' process ended with ${visitorsExit}`);
   const seen = JSON.parse(readFileSync(resultFile, "utf8")) as VisitorResult;
@@ -259,6 +264,12 @@ async function main() {
   );
   const peak = Math.max(...memory.map((m) => m.mib ?? 0));
   print(`peak ${peak.toFixed(0)} MiB`);
+  const answered = seen.total.answered + book.total("all creator requests", creatorSeconds).answered;
+  print(
+    `\nCPU during the run: web process${WEB_PROCESSES > 1 ? "es" : ""} ${cpuUsed.web.toFixed(0)} s, ${((cpuUsed.web * 1000) / answered).toFixed(2)} ms per answered request ` +
+      `(${answered}); the machine's ${os.cpus().length} cores busy ${((100 * cpuUsed.machine) / (os.cpus().length * creatorSeconds)).toFixed(0)} % ` +
+      `(load generators, the Auth emulator and PostgreSQL too)${mode === "kill" && WEB_PROCESSES === 1 ? "; the killed web process's own CPU is not counted" : ""}`,
+  );
 
   const { checkUploads, checkCredits } = await import("./load/verify");
   const uploads = await checkUploads({

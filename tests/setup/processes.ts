@@ -59,6 +59,30 @@ export function residentMiB(pid: number): number | null {
   }
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds a process has used, with those of its children it has waited for (children that ended, such as a
+ * killed web process its supervisor replaced, or a renderer a web process ran); null once it is gone.
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    // The fields after the command name (which may hold spaces, inside parentheses): utime is the 12th, then stime, cutime, cstime.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").pop()!.split(" ");
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Seconds the machine's CPUs have been busy (all cores together: everything but idle and I/O wait). */
+export function machineBusySeconds(): number {
+  const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = ticks;
+  return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
+}
+
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
