@@ -11,6 +11,12 @@ import type { LocalDiskStorage } from "./local-disk.server";
 import { keyOwnerExists, ownerOfKey } from "./upload-owner.server";
 
 const HEAD_BYTES = 64 * 1024;
+/**
+ * Bytes gathered before each write to the file: one write per MiB rather than one per network chunk (64 KiB
+ * at most). Each write is a call into the thread pool, ~0.2 ms of the web process's own time on our machines:
+ * 11 s of the two web processes' CPU in 90 s of the load bench's 50 creators (issue 37).
+ */
+const WRITE_BYTES = 1024 * 1024;
 
 const ownerGone = () => new AppError("not_found", "This upload link is for an item or account that no longer exists.");
 
@@ -66,6 +72,15 @@ export async function receiveUpload(input: {
   const head: Uint8Array[] = [];
   let headBytes = 0;
   let total = 0;
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  const writeGathered = async () => {
+    if (gatheredBytes === 0) return;
+    const bytes = gathered.length === 1 ? gathered[0] : Buffer.concat(gathered, gatheredBytes);
+    gathered = [];
+    gatheredBytes = 0;
+    await writeChunk(out, bytes);
+  };
   const reader = input.body.getReader();
   try {
     for (;;) {
@@ -84,8 +99,11 @@ export async function receiveUpload(input: {
         head.push(value);
         headBytes += value.length;
       }
-      await writeChunk(out, value);
+      gathered.push(value);
+      gatheredBytes += value.length;
+      if (gatheredBytes >= WRITE_BYTES) await writeGathered();
     }
+    await writeGathered();
     out.end();
     await finished(out);
     if (input.expect) {
