@@ -14,7 +14,14 @@ export default defineConfig({
     projects: [
       {
         plugins: [tsconfigPaths()],
-        test: { name: "unit", include: ["app/**/*.test.ts", "app/**/*.test.tsx", "scripts/**/*.test.ts", "tests/setup/**/*.test.ts", "prisma/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.ts", "app/**/*.test.tsx", "scripts/**/*.test.ts", "tests/setup/**/*.test.ts", "prisma/**/*.test.ts"],
+          environment: "node",
+          // A guard against a hang, not a speed limit: on a loaded 2-core machine a GLB simplified on the CPU took
+          // 5.1 s, past vitest's 5 s default (a fresh clone's run, unit 115 s against 65 s the day before).
+          testTimeout: 30_000,
+        },
       },
       {
         plugins: [tsconfigPaths()],
