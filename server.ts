@@ -14,6 +14,7 @@ import { drainServer } from "./app/lib/graceful-shutdown.server";
 import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defence.server";
 import { legacyHostRedirect } from "./app/lib/legacy";
 import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
+import { requestLanes } from "./app/lib/request-lanes.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
@@ -194,6 +195,8 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     app.use(cache);
   }
   app.locals.flushViews = views.flushItemViews;
+  // Signed-in work and uploads take turns; visitors' GETs never wait on them (decision 061).
+  app.use(requestLanes({ "signed-in": config.SIGNED_IN_REQUESTS_AT_ONCE || Infinity, uploads: config.UPLOADS_AT_ONCE || Infinity }));
   app.all(
     "*",
     createRequestHandler({

@@ -64,6 +64,13 @@ const baseSchema = z.object({
   KEEP_ALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(65),
   /** Web processes sharing PORT (node:cluster), each replaced when it dies; 1: this process serves alone. */
   WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Signed-in requests (API calls, sign-in, form posts) each web process runs at once; more wait their turn, while
+   * signed-out visitors' GETs never wait (docs/decisions/061-signed-in-work-takes-turns.md). 0: no limit.
+   */
+  SIGNED_IN_REQUESTS_AT_ONCE: z.coerce.number().int().min(0).max(10_000).default(4),
+  /** Upload PUTs (signed links) each web process receives at once; more wait their turn (decision 061). 0: no limit. */
+  UPLOADS_AT_ONCE: z.coerce.number().int().min(0).max(10_000).default(8),
   APP_URL: z.string().url().default("http://localhost:3000"),
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),

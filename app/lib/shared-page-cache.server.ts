@@ -3,7 +3,7 @@ import { ByteBudgetLru } from "./byte-budget-lru";
 import { createNonce } from "./content-security-policy.server";
 import { fillGzipTemplate, gzipTemplate, type GzipTemplate } from "./gzip-template.server";
 import { pickEncoding } from "./precompressed-static.server";
-import { SESSION_COOKIE_NAME } from "./session-cookie";
+import { isSignedInRequest } from "./session-cookie";
 import { SHOWS_HEADER, VIEW_HEADER } from "./public-page-cache";
 
 /**
@@ -109,12 +109,6 @@ export function sharedMaxAge(cacheControl: string | undefined): number {
   const maxAge = directives.find((d) => d.startsWith("s-maxage="));
   const seconds = maxAge ? Number(maxAge.slice("s-maxage=".length)) : 0;
   return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
-}
-
-function signedIn(req: Request): boolean {
-  if (req.headers.authorization) return true;
-  const cookie = req.headers.cookie;
-  return !!cookie && cookie.split(";").some((part) => part.trim().startsWith(`${SESSION_COOKIE_NAME}=`));
 }
 
 export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, share, now = Date.now }: SharedPageCacheOptions): SharedPageCache {
@@ -241,7 +235,7 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, share
     });
   };
   const middleware = (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== "GET" || signedIn(req) || req.headers.range || NOT_PAGES.test(req.path)) return next();
+    if (req.method !== "GET" || isSignedInRequest(req.headers) || req.headers.range || NOT_PAGES.test(req.path)) return next();
     const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
     const entry = entries.peek(key);
     const at = now();

@@ -1,0 +1,143 @@
+import type { AddressInfo } from "node:net";
+import { createServer, type Server } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { laneOf, requestLanes, type LaneLimits } from "./request-lanes.server";
+import { SESSION_COOKIE_NAME } from "./session-cookie";
+
+describe("laneOf", () => {
+  it("leaves signed-out visitors' GETs and HEADs in no lane", () => {
+    expect(laneOf({ method: "GET", headers: {} })).toBeNull();
+    expect(laneOf({ method: "HEAD", headers: { cookie: "theme=dark" } })).toBeNull();
+  });
+
+  it("puts requests that act for someone or change something in the signed-in lane", () => {
+    expect(laneOf({ method: "GET", headers: { authorization: "Bearer token" } })).toBe("signed-in");
+    expect(laneOf({ method: "GET", headers: { cookie: `theme=dark; ${SESSION_COOKIE_NAME}=abc` } })).toBe("signed-in");
+    expect(laneOf({ method: "POST", headers: {} })).toBe("signed-in");
+    expect(laneOf({ method: "PATCH", headers: {} })).toBe("signed-in");
+    expect(laneOf({ method: "DELETE", headers: {} })).toBe("signed-in");
+  });
+
+  it("puts file uploads (PUT) in their own lane", () => {
+    expect(laneOf({ method: "PUT", headers: { authorization: "Bearer token" } })).toBe("uploads");
+  });
+});
+
+/** Waits until `list` holds `count` entries (or a second has passed); resolves with its length. */
+async function lengthOf(list: string[], count: number): Promise<number> {
+  for (let i = 0; i < 100 && list.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  return list.length;
+}
+
+/**
+ * A server whose every request (named by its path) is held until the test releases it; `arrived` lists the requests
+ * the server got, `started` those the lanes let through, `closed` those whose response or connection ended, in order.
+ */
+async function heldServer(limits: LaneLimits) {
+  const lanes = requestLanes(limits);
+  const arrived: string[] = [];
+  const started: string[] = [];
+  const closed: string[] = [];
+  const releases = new Map<string, () => void>();
+  const server: Server = createServer((req, res) => {
+    arrived.push(req.url!.slice(1));
+    res.once("close", () => closed.push(req.url!.slice(1)));
+    lanes(req, res, () => {
+      const name = req.url!.slice(1);
+      started.push(name);
+      releases.set(name, () => res.end(name));
+      if (name.startsWith("visitor")) res.end(name);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const send = (name: string, init: RequestInit = {}) => fetch(`${origin}/${name}`, init).then((res) => res.text());
+  const release = (name: string) => releases.get(name)!();
+  return {
+    server,
+    started,
+    send,
+    release,
+    startedCount: (count: number) => lengthOf(started, count),
+    arrivedCount: (count: number) => lengthOf(arrived, count),
+    closedCount: (count: number) => lengthOf(closed, count),
+  };
+}
+
+const bearer = { headers: { authorization: "Bearer token" } };
+
+describe("requestLanes", () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it("runs signed-in requests a few at a time in arrival order while visitors' GETs pass at once", async () => {
+    const held = await heldServer({ "signed-in": 1, uploads: 1 });
+    server = held.server;
+    const first = held.send("first", bearer);
+    expect(await held.startedCount(1)).toBe(1);
+    const second = held.send("second", { method: "POST", body: "{}" });
+    expect(await held.arrivedCount(2)).toBe(2);
+    const third = held.send("third", bearer);
+    expect(await held.arrivedCount(3)).toBe(3);
+    // The visitor is answered while two signed-in requests wait behind the first.
+    expect(await held.send("visitor")).toBe("visitor");
+    expect(held.started).toEqual(["first", "visitor"]);
+
+    held.release("first");
+    expect(await first).toBe("first");
+    expect(await held.startedCount(3)).toBe(3);
+    expect(held.started).toEqual(["first", "visitor", "second"]);
+    held.release("second");
+    expect(await second).toBe("second");
+    expect(await held.startedCount(4)).toBe(4);
+    held.release("third");
+    expect(await third).toBe("third");
+    expect(held.started).toEqual(["first", "visitor", "second", "third"]);
+  });
+
+  it("keeps uploads and signed-in requests in separate lanes", async () => {
+    const held = await heldServer({ "signed-in": 1, uploads: 1 });
+    server = held.server;
+    const upload = held.send("upload", { method: "PUT", body: "bytes" });
+    expect(await held.startedCount(1)).toBe(1);
+    const call = held.send("call", bearer);
+    // A slow upload does not hold up the API, nor the API an upload.
+    expect(await held.startedCount(2)).toBe(2);
+    const secondUpload = held.send("second-upload", { method: "PUT", body: "bytes" });
+    expect(await held.arrivedCount(3)).toBe(3);
+    expect(held.started).toEqual(["upload", "call"]);
+    held.release("upload");
+    expect(await upload).toBe("upload");
+    expect(await held.startedCount(3)).toBe(3);
+    expect(held.started).toEqual(["upload", "call", "second-upload"]);
+    held.release("call");
+    held.release("second-upload");
+    expect([await call, await secondUpload]).toEqual(["call", "second-upload"]);
+  });
+
+  it("drops a waiting request whose client went away, and frees the place of one that was cut", async () => {
+    const held = await heldServer({ "signed-in": 1, uploads: 1 });
+    server = held.server;
+    const cut = new AbortController();
+    const first = held.send("first", { ...bearer, signal: cut.signal }).catch(() => "cut");
+    expect(await held.startedCount(1)).toBe(1);
+    const gone = new AbortController();
+    const abandoned = held.send("abandoned", { ...bearer, signal: gone.signal }).catch(() => "gone");
+    expect(await held.arrivedCount(2)).toBe(2);
+    const last = held.send("last", bearer);
+    expect(await held.arrivedCount(3)).toBe(3);
+    gone.abort();
+    expect(await abandoned).toBe("gone");
+    expect(await held.closedCount(1)).toBe(1);
+    // The running request's client goes away too: its place goes to the next one still waiting.
+    cut.abort();
+    expect(await first).toBe("cut");
+    expect(await held.startedCount(2)).toBe(2);
+    held.release("last");
+    expect(await last).toBe("last");
+    expect(held.started).toEqual(["first", "last"]);
+  });
+});
