@@ -1,5 +1,6 @@
+import { EventEmitter } from "node:events";
 import type { AddressInfo } from "node:net";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { laneOf, requestLanes, type LaneLimits } from "./request-lanes.server";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
@@ -47,6 +48,11 @@ async function heldServer(limits: LaneLimits) {
       started.push(name);
       releases.set(name, () => res.end(name));
       if (name.startsWith("visitor")) res.end(name);
+      // A long answer (a download): its headers and first bytes go out at once, the rest when released.
+      if (name.startsWith("download")) res.writeHead(200, { "Content-Type": "application/octet-stream" }).write("bytes ");
+      if (name.startsWith("listed-download")) res.writeHead(200, ["Content-Type", "application/octet-stream"]).write("bytes ");
+      // A page or data streamed in parts: its place is held until the last part.
+      if (name.startsWith("page")) res.writeHead(200, { "Content-Type": "text/html" }).write("<p>");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -118,6 +124,34 @@ describe("requestLanes", () => {
     expect([await call, await secondUpload]).toEqual(["call", "second-upload"]);
   });
 
+  it("holds a page's place until its last part is sent", async () => {
+    const held = await heldServer({ "signed-in": 1, uploads: 1 });
+    server = held.server;
+    const page = held.send("page", bearer);
+    expect(await held.startedCount(1)).toBe(1);
+    const call = held.send("call", bearer);
+    expect(await held.arrivedCount(2)).toBe(2);
+    expect(held.started).toEqual(["page"]);
+    held.release("page");
+    expect(await page).toBe("<p>page");
+    expect(await held.startedCount(2)).toBe(2);
+    held.release("call");
+    expect(await call).toBe("call");
+  });
+
+  it.each(["download", "listed-download"])("frees a place once a file's headers are out: a signed-in person's long download holds none (%s)", async (name) => {
+    const held = await heldServer({ "signed-in": 1, uploads: 1 });
+    server = held.server;
+    const download = held.send(name, bearer);
+    expect(await held.startedCount(1)).toBe(1);
+    const call = held.send("call", bearer);
+    expect(await held.startedCount(2)).toBe(2);
+    held.release("call");
+    expect(await call).toBe("call");
+    held.release(name);
+    expect(await download).toBe(`bytes ${name}`);
+  });
+
   it("drops a waiting request whose client went away, and frees the place of one that was cut", async () => {
     const held = await heldServer({ "signed-in": 1, uploads: 1 });
     server = held.server;
@@ -139,5 +173,25 @@ describe("requestLanes", () => {
     held.release("last");
     expect(await last).toBe("last");
     expect(held.started).toEqual(["first", "last"]);
+  });
+
+  it("hands a place on when the request it was handed to went away before its turn came", async () => {
+    // Driven by hand: the client goes away between the place being handed over and the request starting.
+    const lanes = requestLanes({ "signed-in": 1, uploads: 1 });
+    const started: string[] = [];
+    const request = (name: string) => {
+      const req = { method: "POST", headers: {} } as IncomingMessage;
+      const res = Object.assign(new EventEmitter(), { writeHead: () => res, getHeader: () => "application/octet-stream" }) as unknown as ServerResponse;
+      lanes(req, res, () => started.push(name));
+      return res;
+    };
+    const first = request("first");
+    const second = request("second");
+    request("third");
+    first.writeHead(200);
+    second.emit("close");
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(["first", "third"]);
   });
 });

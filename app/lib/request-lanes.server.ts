@@ -31,10 +31,26 @@ interface Lane {
   waiting: Array<() => void>;
 }
 
+/** Answers that are pages or data hold their place until sent; any other answer is a file's bytes. */
+const MADE_ANSWERS = /^(text\/|application\/json)/;
+
+/** The Content-Type an answer goes out with: given to `writeHead` (an object or a flat list) or set before it. */
+function contentTypeOf(res: ServerResponse, writeHeadArgs: unknown[]): string {
+  const given = writeHeadArgs.find((arg) => typeof arg === "object" && arg !== null);
+  if (Array.isArray(given)) {
+    const flat = given.flat() as unknown[];
+    for (let i = 0; i + 1 < flat.length; i += 2) if (String(flat[i]).toLowerCase() === "content-type") return String(flat[i + 1]);
+  } else if (given) {
+    for (const [name, value] of Object.entries(given)) if (name.toLowerCase() === "content-type") return String(value);
+  }
+  return String(res.getHeader("content-type") ?? "");
+}
+
 /**
- * Middleware that starts a laned request when its lane has room and otherwise queues it; a request leaves its lane
- * when its response is done or its connection closes, and the next one waiting starts. A queued request whose client
- * goes away is dropped from the queue without running.
+ * Middleware that starts a laned request when its lane has room and otherwise queues it. A request leaves its lane
+ * when its answer is finished or its connection closes, and gives its place to the next one waiting; an answer that
+ * sends a file's bytes (a signed-in person's download) leaves as its headers go out, so that a slow download holds
+ * no place. A queued request whose client goes away is dropped without running.
  */
 export function requestLanes(limits: LaneLimits): RequestLanes {
   const lanes: Record<LaneName, Lane> = {
@@ -46,24 +62,36 @@ export function requestLanes(limits: LaneLimits): RequestLanes {
     if (!name) return next();
     const lane = lanes[name];
     let state: "waiting" | "running" | "done" = "waiting";
-    const start = () => {
+    /** The place held is handed to the next request waiting (on the next turn of the event loop), or freed. */
+    const pass = () => {
+      const following = lane.waiting.shift();
+      if (following) setImmediate(following);
+      else lane.running--;
+    };
+    /** Called with a place held for this request; one whose client went away meanwhile passes it on. */
+    const begin = () => {
+      if (state !== "waiting") return pass();
       state = "running";
-      lane.running++;
       next();
     };
     const leave = () => {
-      if (state === "running") {
-        lane.running--;
-        const following = lane.waiting.shift();
-        following?.();
-      } else if (state === "waiting") {
-        const at = lane.waiting.indexOf(start);
+      if (state === "running") pass();
+      else if (state === "waiting") {
+        const at = lane.waiting.indexOf(begin);
         if (at >= 0) lane.waiting.splice(at, 1);
       }
       state = "done";
     };
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+      const type = contentTypeOf(this, args);
+      if (type && !MADE_ANSWERS.test(type)) leave();
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
     res.once("close", leave);
-    if (lane.running < lane.limit) start();
-    else lane.waiting.push(start);
+    if (lane.running < lane.limit) {
+      lane.running++;
+      begin();
+    } else lane.waiting.push(begin);
   };
 }
