@@ -7,20 +7,23 @@ import { SESSION_COOKIE_NAME } from "./session-cookie";
 
 describe("laneOf", () => {
   it("leaves signed-out visitors' GETs and HEADs in no lane", () => {
-    expect(laneOf({ method: "GET", headers: {} })).toBeNull();
-    expect(laneOf({ method: "HEAD", headers: { cookie: "theme=dark" } })).toBeNull();
+    expect(laneOf({ method: "GET", url: "/item/1", headers: {} })).toBeNull();
+    expect(laneOf({ method: "HEAD", url: "/", headers: { cookie: "theme=dark" } })).toBeNull();
+    expect(laneOf({ method: "GET", url: "/storage/items/1/model.glb?sig=x", headers: {} })).toBeNull();
   });
 
   it("puts requests that act for someone or change something in the signed-in lane", () => {
-    expect(laneOf({ method: "GET", headers: { authorization: "Bearer token" } })).toBe("signed-in");
-    expect(laneOf({ method: "GET", headers: { cookie: `theme=dark; ${SESSION_COOKIE_NAME}=abc` } })).toBe("signed-in");
-    expect(laneOf({ method: "POST", headers: {} })).toBe("signed-in");
-    expect(laneOf({ method: "PATCH", headers: {} })).toBe("signed-in");
-    expect(laneOf({ method: "DELETE", headers: {} })).toBe("signed-in");
+    expect(laneOf({ method: "GET", url: "/v1/items", headers: { authorization: "Bearer token" } })).toBe("signed-in");
+    expect(laneOf({ method: "GET", url: "/dashboard", headers: { cookie: `theme=dark; ${SESSION_COOKIE_NAME}=abc` } })).toBe("signed-in");
+    expect(laneOf({ method: "POST", url: "/session", headers: {} })).toBe("signed-in");
+    expect(laneOf({ method: "PATCH", url: "/v1/item/1", headers: {} })).toBe("signed-in");
+    expect(laneOf({ method: "DELETE", url: "/v1/item/1", headers: {} })).toBe("signed-in");
+    // The API's own PUTs (JSON: reorder, settings) are signed-in work, not uploads.
+    expect(laneOf({ method: "PUT", url: "/v1/item/1/scene", headers: { authorization: "Bearer token" } })).toBe("signed-in");
   });
 
-  it("puts file uploads (PUT) in their own lane", () => {
-    expect(laneOf({ method: "PUT", headers: { authorization: "Bearer token" } })).toBe("uploads");
+  it("puts file uploads (PUT to a signed link) in their own lane", () => {
+    expect(laneOf({ method: "PUT", url: "/storage/items/1/model.glb?sig=x", headers: {} })).toBe("uploads");
   });
 });
 
@@ -40,11 +43,13 @@ async function heldServer(limits: LaneLimits) {
   const started: string[] = [];
   const closed: string[] = [];
   const releases = new Map<string, () => void>();
+  // "/storage/upload" (a signed link) is named "upload".
+  const nameOf = (url: string) => url.replace(/^\/(storage\/)?/, "");
   const server: Server = createServer((req, res) => {
-    arrived.push(req.url!.slice(1));
-    res.once("close", () => closed.push(req.url!.slice(1)));
+    arrived.push(nameOf(req.url!));
+    res.once("close", () => closed.push(nameOf(req.url!)));
     lanes(req, res, () => {
-      const name = req.url!.slice(1);
+      const name = nameOf(req.url!);
       started.push(name);
       releases.set(name, () => res.end(name));
       if (name.startsWith("visitor")) res.end(name);
@@ -107,12 +112,12 @@ describe("requestLanes", () => {
   it("keeps uploads and signed-in requests in separate lanes", async () => {
     const held = await heldServer({ "signed-in": 1, uploads: 1 });
     server = held.server;
-    const upload = held.send("upload", { method: "PUT", body: "bytes" });
+    const upload = held.send("storage/upload", { method: "PUT", body: "bytes" });
     expect(await held.startedCount(1)).toBe(1);
     const call = held.send("call", bearer);
     // A slow upload does not hold up the API, nor the API an upload.
     expect(await held.startedCount(2)).toBe(2);
-    const secondUpload = held.send("second-upload", { method: "PUT", body: "bytes" });
+    const secondUpload = held.send("storage/second-upload", { method: "PUT", body: "bytes" });
     expect(await held.arrivedCount(3)).toBe(3);
     expect(held.started).toEqual(["upload", "call"]);
     held.release("upload");
@@ -180,7 +185,7 @@ describe("requestLanes", () => {
     const lanes = requestLanes({ "signed-in": 1, uploads: 1 });
     const started: string[] = [];
     const request = (name: string) => {
-      const req = { method: "POST", headers: {} } as IncomingMessage;
+      const req = { method: "POST", url: "/session", headers: {} } as IncomingMessage;
       const res = Object.assign(new EventEmitter(), { writeHead: () => res, getHeader: () => "application/octet-stream" }) as unknown as ServerResponse;
       lanes(req, res, () => started.push(name));
       return res;

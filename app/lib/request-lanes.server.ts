@@ -2,18 +2,19 @@
 // Each web process runs at most a few requests of each lane at once; the rest wait in arrival order. Requests in
 // no lane (signed-out visitors' GETs: pages, embeds, oEmbed, downloads) never wait here.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { SIGNED_LINKS_PATH } from "../storage/signing.server";
 import { isSignedInRequest } from "./session-cookie";
 
 export type LaneName = "uploads" | "signed-in";
 
 /**
  * The lane a request belongs to, or null for a visitor's request:
- * - "uploads": a PUT of a file's bytes (a signed upload link): long, paced by the sender's network;
+ * - "uploads": a PUT of a file's bytes to a signed upload link: long, paced by the sender's network;
  * - "signed-in": any other request that changes something or acts for someone (a method other than GET or HEAD,
  *   an Authorization header, the site's session cookie).
  */
-export function laneOf(req: Pick<IncomingMessage, "method" | "headers">): LaneName | null {
-  if (req.method === "PUT") return "uploads";
+export function laneOf(req: Pick<IncomingMessage, "method" | "headers" | "url">): LaneName | null {
+  if (req.method === "PUT" && req.url?.startsWith(SIGNED_LINKS_PATH)) return "uploads";
   if (req.method !== "GET" && req.method !== "HEAD") return "signed-in";
   return isSignedInRequest(req.headers) ? "signed-in" : null;
 }

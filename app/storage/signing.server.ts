@@ -13,6 +13,9 @@ export interface SignedParams {
   name?: string;
 }
 
+/** Where the local-disk driver's signed links live (app/routes/storage.$.ts): PUT stores a file, GET/HEAD serve it. */
+export const SIGNED_LINKS_PATH = "/storage/";
+
 function canonical(p: SignedParams): string {
   return [p.method, p.key, p.expires, p.max ?? "", p.expect ?? "", p.name ?? ""].join("\n");
 }
@@ -28,7 +31,7 @@ export function buildSignedPath(params: SignedParams, secret: string): string {
   if (params.name) query.set("name", params.name);
   query.set("sig", sign(params, secret));
   const encodedKey = params.key.split("/").map(encodeURIComponent).join("/");
-  return `/storage/${encodedKey}?${query.toString()}`;
+  return `${SIGNED_LINKS_PATH}${encodedKey}?${query.toString()}`;
 }
 
 export type VerifyResult =
