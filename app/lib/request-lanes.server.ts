@@ -2,8 +2,8 @@
 // Each web process runs at most a few requests of each lane at once; the rest wait in arrival order. Requests in
 // no lane (signed-out visitors' GETs: pages, embeds, oEmbed, downloads) never wait here.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { SIGNED_LINKS_PATH } from "../storage/signing.server";
 import { isSignedInRequest } from "./session-cookie";
+import { SIGNED_LINKS_PATH } from "./signed-links";
 
 export type LaneName = "uploads" | "signed-in";
 

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { SIGNED_LINKS_PATH } from "~/lib/signed-links";
 
 /**
  * HMAC-signed, expiring URLs for the local-disk driver. The signature covers the method, the key,
@@ -12,9 +13,6 @@ export interface SignedParams {
   expect?: string;
   name?: string;
 }
-
-/** Where the local-disk driver's signed links live (app/routes/storage.$.ts): PUT stores a file, GET/HEAD serve it. */
-export const SIGNED_LINKS_PATH = "/storage/";
 
 function canonical(p: SignedParams): string {
   return [p.method, p.key, p.expires, p.max ?? "", p.expect ?? "", p.name ?? ""].join("\n");
