@@ -2,7 +2,7 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { loaderCacheHeaders, pageHeaders } from "~/lib/public-page-cache";
 import { Form, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { Button } from "primereact/button";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useAuth } from "~/auth/auth-provider";
 import { FrontDoor } from "~/components/front-door";
 import { ItemCard } from "~/components/item-card";
@@ -84,11 +84,18 @@ export default function Explore() {
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const [categories, setCategories] = useState<Category[]>([]);
-  const [search, setSearch] = useState(filters.q);
+  // The search box is uncontrolled, so what a visitor types before the page is hydrated stays (React would put a
+  // controlled box back to its state); a new search in the address (back, a link) puts its own words in.
+  const searchBox = useRef<HTMLInputElement>(null);
+  const shownSearch = useRef(filters.q);
 
   // SPEC §2: visiting / clears closedAnnouncements and fires resetAnnouncements.
   useEffect(() => resetClosedAnnouncements(), []);
-  useEffect(() => setSearch(filters.q), [filters.q]);
+  useEffect(() => {
+    if (shownSearch.current === filters.q) return;
+    shownSearch.current = filters.q;
+    if (searchBox.current) searchBox.current.value = filters.q ?? "";
+  }, [filters.q]);
   useEffect(() => {
     api<Category[]>("/categories").then(setCategories, () => setCategories([]));
   }, [api]);
@@ -130,7 +137,7 @@ export default function Explore() {
         <div className="explore-field explore-search">
           <label htmlFor="explore-q">Search models</label>
           <span className="explore-search-box">
-            <input id="explore-q" name="q" type="search" className="p-inputtext" value={search} maxLength={200} placeholder="Title, description or tag, e.g. chair" onChange={(e) => setSearch(e.target.value)} />
+            <input id="explore-q" ref={searchBox} name="q" type="search" className="p-inputtext" defaultValue={filters.q} maxLength={200} placeholder="Title, description or tag, e.g. chair" />
             <Button type="submit" icon="pi pi-search" aria-label="Search" />
           </span>
         </div>

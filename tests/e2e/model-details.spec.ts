@@ -72,8 +72,8 @@ test("a creator describes a model while it uploads; a visitor finds it by tag an
   // A visitor, signed out, searches Explore for the tag: found; not among downloadable models until the owner allows it.
   const visitor = await page.context().browser()!.newPage();
   await visitor.goto("/");
-  // Typed before the page is hydrated, the search would be reset by React (the box is controlled): wait for the
-  // first sign-in state, as a person waits for the page to be ready.
+  // Wait for the first sign-in state, as a person waits for the page to be ready (site.spec.ts checks a search
+  // typed before it).
   await expect(visitor.getByTestId("boot-spinner")).toHaveCount(0);
   await visitor.getByLabel("Search models").fill(`#Lamp${RUN.toUpperCase()}`);
   await visitor.getByLabel("Search models").press("Enter");

@@ -323,6 +323,34 @@ test("explore: search by name, category filter, sort, more pages, owner and view
   expect(consoleErrors).toEqual([]);
 });
 
+test("explore: words typed before the page is ready are searched for; a link to Explore empties the box", async ({ page, consoleErrors }) => {
+  // Hold the page's scripts until the visitor has typed, as a slow phone would: the box must keep the words
+  // through hydration and the sign-in state that follows it.
+  let releaseScripts!: () => void;
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(
+    (url) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js"),
+    async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    },
+  );
+  await page.goto("/", { waitUntil: "commit" });
+  await page.getByLabel("Search models").fill(`Relic ${RUN}`);
+  releaseScripts();
+  await settle(page);
+  await expect(page.getByLabel("Search models")).toHaveValue(`Relic ${RUN}`);
+  await page.getByLabel("Search models").press("Enter");
+  await expect(page).toHaveURL(`/?q=Relic+${RUN}`);
+  await expect(page.getByTestId("explore-grid").getByRole("heading", { level: 3 }).first()).toHaveText(`Relic ${RUN} 25`);
+
+  // A link to Explore without a search empties the box.
+  await page.getByRole("link", { name: "Scanroom home" }).click();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByLabel("Search models")).toHaveValue("");
+  expect(consoleErrors).toEqual([]);
+});
+
 test("visibility: unlisted by link only, private is 404 to others, embeds follow the same rule", async ({ page, request, consoleErrors }) => {
   expect((await page.goto(`/item/${ids.unlisted}`))?.status()).toBe(200);
   await settle(page);
