@@ -21,7 +21,8 @@ import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
 import type { ViewerBackground } from "~/viewer/background";
 import type { CameraView } from "~/viewer/camera-view";
-import { runTool, ToolError } from "~/tools/run-tool.server";
+import { renderer, type RenderOutcome } from "~/thumbnails/renderer-process.server";
+import type { RenderJob } from "~/thumbnails/render-jobs.server";
 import { migrateViewerSettings } from "./viewer-settings";
 
 const AUTOMATIC_PREFIXES = ["auto-", "scan-"];
@@ -88,52 +89,23 @@ export async function createItemThumbnail({ itemId, sourceKey }: { itemId: strin
 /** Longest a render may take (decode included); a 1M-splat .ply takes seconds on one core. */
 const RENDER_TIMEOUT_MS = 120_000;
 
-/**
- * Runs app/thumbnails/render-cli.ts in its own process (tsx, from the project root like the scan worker's
- * tools), so the render never blocks this process. A model it cannot draw, a crash or a timeout is a
- * failure with its reason; a missing tool too (logged by the caller, never thrown).
- */
+/** Renders the thumbnail in this process's renderer process (app/thumbnails/renderer-process.server.ts), so the render never blocks this process. */
 async function renderInChildProcess(
   input: string,
   format: ModelFormat,
   output: string,
-  options: { camera: CameraView | null; background: ViewerBackground | null },
+  view: { camera: CameraView | null; background: ViewerBackground | null },
 ): Promise<{ image: Buffer; timings: Record<string, unknown> } | { failed: string }> {
-  const run = await runRendererProcess({ script: "render-cli.ts", args: [input, format, output, JSON.stringify(options)], what: "the thumbnail renderer", timeoutMs: RENDER_TIMEOUT_MS });
+  const run = await runRenderer({ job: { job: "thumbnail", input, format, output, view }, what: "the thumbnail renderer", timeoutMs: RENDER_TIMEOUT_MS });
   if ("failed" in run) return run;
   return { image: await readFile(output), timings: run.timings };
 }
 
 /**
- * Runs one of the CPU renderers of app/thumbnails/ (a `*-cli.ts` script) in its own process with tsx; its last
- * printed line is its timings as JSON. It runs at the lowest CPU priority: the requests of the process that
- * queued it come first. A crash, a timeout or a model it cannot draw is `{ failed }` with the reason.
+ * Runs a thumbnail or turntable job in the renderer process; a crash, a timeout or a model it cannot draw is
+ * `{ failed }` with the reason, named by `what`.
  */
-export async function runRendererProcess({
-  script,
-  args,
-  what,
-  timeoutMs,
-}: {
-  script: string;
-  args: string[];
-  what: string;
-  timeoutMs: number;
-}): Promise<{ timings: Record<string, unknown> } | { failed: string }> {
-  try {
-    const { output: printed } = await runTool({
-      command: process.execPath,
-      args: ["--import", "tsx", path.join(process.cwd(), "app/thumbnails", script), ...args],
-      timeoutMs,
-      killGraceMs: 2_000,
-      background: true,
-    });
-    return { timings: JSON.parse(printed.trim().split("\n").pop() ?? "{}") as Record<string, unknown> };
-  } catch (error) {
-    if (error instanceof ToolError) {
-      const detail = error.output.trim().split("\n").filter(Boolean).slice(-2).join(" ").slice(0, 400);
-      return { failed: `${what} ${error.reason === "timeout" ? "timed out" : "failed"}${detail ? `: ${detail}` : ""}` };
-    }
-    return { failed: (error as Error).message };
-  }
+export async function runRenderer({ job, what, timeoutMs }: { job: RenderJob; what: string; timeoutMs: number }): Promise<RenderOutcome> {
+  const outcome = await renderer().render(job, timeoutMs);
+  return "failed" in outcome ? { failed: `${what} ${outcome.failed.startsWith("timed out") ? "" : "failed: "}${outcome.failed}` } : outcome;
 }

@@ -1,6 +1,6 @@
 /**
  * Turntables (issue 35 item 2, docs/decisions/051-turntables.md): on its owner's request, a model is rendered on the
- * CPU going once around (app/thumbnails/turntable-cli.ts: the thumbnails' renderers, from the opening view, on the
+ * CPU going once around (app/thumbnails/render-jobs.server.ts: the thumbnails' renderers, from the opening view, on the
  * owner's background), made into an MP4 and a looping GIF by ffmpeg, with the first frame as a JPEG poster (the link
  * preview's picture). Anyone who can see the model can watch and download them. A turntable belongs to the model
  * file it was made from: when the model changes, it is made again on request.
@@ -18,7 +18,7 @@ import { storage } from "~/storage/index.server";
 import { itemPrefix } from "~/storage/keys";
 import { getOwnedItem, getVisibleItem } from "./item-access.server";
 import { serveStoredObject } from "~/storage/serve-object.server";
-import { runRendererProcess, thumbnailSource } from "./item-thumbnails.server";
+import { runRenderer, thumbnailSource } from "./item-thumbnails.server";
 import { presentTurntable, TURNTABLE_FILES, type TurntableFile, type TurntableState } from "./turntable-presenter";
 import { migrateViewerSettings } from "./viewer-settings";
 
@@ -62,9 +62,8 @@ export async function createItemTurntable({ itemId, sourceKey }: { itemId: strin
     const input = path.join(workDir, `model.${source.format}`);
     await pipeline(await store.createReadStream(sourceKey), createWriteStream(input));
     const view = { camera: settings.camera, background: settings.background };
-    const run = await runRendererProcess({
-      script: "turntable-cli.ts",
-      args: [input, source.format, workDir, JSON.stringify(view)],
+    const run = await runRenderer({
+      job: { job: "turntable", input, format: source.format, output: workDir, view },
       what: "the turntable renderer",
       timeoutMs: TURNTABLE_TIMEOUT_MS,
     });
