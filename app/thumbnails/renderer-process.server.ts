@@ -10,8 +10,9 @@
  * process leaves after IDLE_MS without work, and after a job that left it holding more than MAX_RSS_BYTES.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { NICE } from "~/tools/run-tool.server";
 import type { RenderJob, RenderTimings } from "./render-jobs.server";
 import type { RenderAnswer, RenderRequest } from "./render-server";
 
@@ -87,8 +88,13 @@ export class RendererProcess {
 
   private spawn(): ChildProcess {
     const entry = this.options.entry ?? path.join(process.cwd(), "app/thumbnails/render-server.ts");
+    const nodeArgs = this.options.execArgv ?? ["--import", "tsx"];
+    // Through coreutils' nice, so that every thread of it (Linux keeps priorities per thread) and the ffmpeg it
+    // starts run at the lowest priority; nice execs Node in place, which keeps the IPC channel.
+    const niced = existsSync(NICE);
     const child = fork(entry, [], {
-      execArgv: this.options.execArgv ?? ["--import", "tsx"],
+      execPath: niced ? NICE : process.execPath,
+      execArgv: niced ? ["-n", "19", process.execPath, ...nodeArgs] : nodeArgs,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       // Its own process group: a timeout ends the ffmpeg it started too.
       detached: true,
@@ -104,13 +110,6 @@ export class RendererProcess {
     child.unref();
     child.channel?.unref();
     (child.stderr as { unref?: () => void } | null)?.unref?.();
-    if (child.pid) {
-      try {
-        os.setPriority(child.pid, 19);
-      } catch {
-        // Left at normal priority where the system refuses.
-      }
-    }
     return child;
   }
 

@@ -49,7 +49,7 @@ export class ToolError extends Error {
 const TAIL_CHARS = 16_000;
 
 /** coreutils' nice: starts a command at a lower priority with every thread it will have (it execs in place). */
-const NICE = "/usr/bin/nice";
+export const NICE = "/usr/bin/nice";
 
 /** Signals a whole process group; a group already gone is not an error. */
 export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
