@@ -114,39 +114,35 @@ export class RendererProcess {
   }
 
   private answered(child: ChildProcess, answer: RenderAnswer): void {
-    const running = this.running;
-    if (child !== this.child || !running || answer.id !== running.id) return;
-    clearTimeout(running.timer);
-    this.running = null;
-    running.resolve("failed" in answer ? { failed: answer.failed } : { timings: answer.timings });
+    if (child !== this.child || answer.id !== this.running?.id) return;
+    this.finishRunning("failed" in answer ? { failed: answer.failed } : { timings: answer.timings });
     if (answer.rssBytes > (this.options.maxRssBytes ?? MAX_RSS_BYTES)) this.stop(null);
-    if (this.waiting.length > 0) this.startNext();
+    else if (this.waiting.length > 0) this.startNext();
     else this.idleTimer = setTimeout(() => this.stop(null), this.options.idleMs ?? IDLE_MS).unref();
   }
 
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (child !== this.child) return;
     this.child = null;
-    const running = this.running;
-    if (running) {
-      this.running = null;
-      clearTimeout(running.timer);
-      const said = this.stderrTail.trim().split("\n").filter(Boolean).slice(-2).join(" ").slice(0, 400);
-      running.resolve({ failed: `stopped (${signal ?? `exit ${code}`})${said ? `: ${said}` : ""}` });
-    }
+    const said = this.stderrTail.trim().split("\n").filter(Boolean).slice(-2).join(" ").slice(0, 400);
+    this.finishRunning({ failed: `stopped (${signal ?? `exit ${code}`})${said ? `: ${said}` : ""}` });
     this.startNext();
+  }
+
+  /** Answers the job being rendered, if there is one, with `outcome`. */
+  private finishRunning(outcome: RenderOutcome): void {
+    const running = this.running;
+    if (!running) return;
+    this.running = null;
+    clearTimeout(running.timer);
+    running.resolve(outcome);
   }
 
   /** Ends the process and its group; a job it was running fails with `reason`. */
   private stop(reason: string | null): void {
     const child = this.child;
     if (!child) return;
-    const running = this.running;
-    if (running && reason) {
-      this.running = null;
-      clearTimeout(running.timer);
-      running.resolve({ failed: reason });
-    }
+    if (reason) this.finishRunning({ failed: reason });
     this.child = null;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
