@@ -15,6 +15,7 @@ import { installProcessGuards, requestErrorHandler } from "./app/lib/last-defenc
 import { legacyHostRedirect } from "./app/lib/legacy";
 import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/lib/link-origin.server";
 import { requestLanes } from "./app/lib/request-lanes.server";
+import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
@@ -129,6 +130,8 @@ function onlyUnderEntriesOf(dir: string, handler: express.RequestHandler): expre
 const buildDir = path.resolve(root, process.env.SCANROOM_BUILD_DIR ?? "build");
 
 export async function createServerApp({ buildPath = path.join(buildDir, "server/index.js") } = {}) {
+  // Remix matches each page's path 3–6 times; each route tree's answers are remembered per path (decision 063).
+  rememberRouteMatches();
   const build = (await import(buildPath)) as ServerBuild & { legacyHostRedirect?: (req: express.Request) => string | null };
   const views = build.entry.module as unknown as { countItemView: (itemId: string) => void; flushItemViews: () => Promise<void> };
   const config = env();
