@@ -1,17 +1,16 @@
+// Remix finds which routes answer a path with `matchRoutes` of @remix-run/router, which flattens and ranks the
+// whole route tree (128 routes) and compiles a pattern for each branch it tries, on every call. A page is matched
+// 4–6 times while it is answered: once by the request handler, once per parent path by lazy route discovery's
+// manifest, once more while it renders. Under the load bench that was 9.6 % of a web process's CPU
+// (docs/decisions/063-route-matches-remembered.md).
+//
+// The answer depends only on the route tree, the path and the basename, and the route trees are built once per
+// build: so each tree's answers are remembered, per path. The module's callers (Remix's request handler and its
+// lazy route discovery) read `router.matchRoutes` off the module at each call, so replacing the export is enough.
+// The router's own calls inside a request (its static handler's `query`) keep the original.
 import { createRequire } from "node:module";
 
-/**
- * Remix finds which routes answer a path with `matchRoutes` of @remix-run/router, which flattens and ranks the
- * whole route tree (128 routes) and compiles a pattern for each branch it tries, on every call. A page is matched
- * 3–6 times while it is answered: once by the request handler, once per parent path by lazy route discovery's
- * manifest, once more while it renders. Under the load bench that was 9.6 % of a web process's CPU
- * (docs/decisions/063-route-matches-remembered.md).
- *
- * The answer depends only on the route tree, the path and the basename, and the route trees are built once per
- * build: so each tree's answers are remembered, per path. The module's callers (Remix's request handler and its
- * lazy route discovery) read `router.matchRoutes` off the module at each call, so replacing the export is enough.
- * The router's own calls inside a request (its static handler's `query`) keep the original.
- */
+/** One route of a match, as @remix-run/router answers it. */
 export interface RouteMatch {
   params: Record<string, string | undefined>;
   pathname: string;
