@@ -2,6 +2,7 @@
 // defaults (scripts/start.mjs); `npm run serve` runs it against configured services.
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -19,7 +20,7 @@ import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
-import { siblingChannel, superviseWebProcesses } from "./scripts/lib/web-processes.mjs";
+import { serveHandedConnections, siblingChannel, superviseWebProcesses, webProcessPlan } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -215,18 +216,21 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-// WEB_PROCESSES > 1: this process only supervises that many web processes on the port (scripts/lib/web-processes.mjs).
-if (isMain && !superviseWebProcesses(env().WEB_PROCESSES)) {
-  const port = Number(process.env.PORT ?? 3000);
+// Several web processes: this process only supervises them, listens, and hands each connection to one of the
+// right kind (app/lib/web-processes.server.ts).
+if (isMain && !superviseWebProcesses(webProcessPlan(env()))) {
+  const port = env().PORT;
   const app = await createServerApp();
-  const server = app.listen(port, () => {
-    process.stdout.write(`[scanroom] serving http://localhost:${port}\n`);
-  });
+  const server = http.createServer(app);
   // Node's 5 s idle limit is shorter than browsers' and balancers': a request sent on a connection the
   // server is just closing gets no answer (EPIPE on an upload's body). Headers may take a moment longer.
   server.keepAliveTimeout = env().KEEP_ALIVE_SECONDS * 1000;
   server.headersTimeout = server.keepAliveTimeout + 1000;
   installProcessGuards(server);
+  // One of several web processes takes the connections the supervisor hands it; one alone listens.
+  const handed = serveHandedConnections(server);
+  if (handed) process.stdout.write(`[scanroom] serving http://localhost:${port} (a web process for ${process.env.SCANROOM_WEB_PROCESS_KIND})\n`);
+  else server.listen(port, () => process.stdout.write(`[scanroom] serving http://localhost:${port}\n`));
   // SIGTERM: readiness says 503 at once, the listener closes after SHUTDOWN_DELAY_SECONDS, requests in flight
   // get up to SHUTDOWN_GRACE_SECONDS more (docs/deploy.md). Ctrl-C (SIGINT) skips the delay.
   const { SHUTDOWN_DELAY_SECONDS, SHUTDOWN_GRACE_SECONDS } = env();
@@ -235,7 +239,7 @@ if (isMain && !superviseWebProcesses(env().WEB_PROCESSES)) {
     if (stopping) return;
     stopping = true;
     const delayMs = signal === "SIGTERM" ? SHUTDOWN_DELAY_SECONDS * 1000 : 0;
-    void drainServer(server, { delayMs, graceMs: SHUTDOWN_GRACE_SECONDS * 1000 }).then(async (clean) => {
+    void drainServer(server, { delayMs, graceMs: SHUTDOWN_GRACE_SECONDS * 1000, handed }).then(async (clean) => {
       if (!clean) process.stderr.write("[scanroom] requests still open at the shutdown grace limit were cut\n");
       await (app.locals.flushViews as () => Promise<void>)();
       await (app.locals.stopPageChanges as (() => Promise<void>) | undefined)?.();

@@ -62,8 +62,16 @@ const baseSchema = z.object({
    * on the common balancers): a client must never send on a connection the server is closing (decision 059).
    */
   KEEP_ALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(65),
-  /** Web processes sharing PORT (node:cluster), each replaced when it dies; 1: this process serves alone. */
+  /** Web processes for visitors' requests on PORT, each replaced when it dies; 1 (and no signed-in ones): this process serves alone. */
   WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Web processes of their own for signed-in work (sign-in, the API, uploads, edits) at a lower CPU priority, so
+   * that visitors' pages go first when the cores are busy (docs/decisions/064-signed-in-work-in-processes-of-its-own.md).
+   * Unset: 1 when WEB_PROCESSES > 1, else 0. 0: every web process serves everything.
+   */
+  SIGNED_IN_WEB_PROCESSES: z.coerce.number().int().min(0).max(64).optional(),
+  /** The nice value of the signed-in web processes (0: the same priority as visitors'; 19: the lowest). */
+  SIGNED_IN_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
    * Signed-in requests (API calls, sign-in, form posts) each web process runs at once; more wait their turn, while
    * signed-out visitors' GETs never wait (docs/decisions/061-signed-in-work-takes-turns.md). 0: no limit.

@@ -4,16 +4,19 @@
 // still open after `graceMs` is cut so the process can exit inside the process manager's own limit.
 import type { Server } from "node:http";
 import { markDraining } from "./draining";
+import type { HandedConnections } from "./handed-connections.server";
 
 export interface DrainOptions {
   /** Time between readiness turning 503 and the listener closing. */
   delayMs: number;
   /** Time after the listener closed that requests in flight may still take. */
   graceMs: number;
+  /** A server that never listened but was handed its connections by the supervisor: they, not the listener, are waited for. */
+  handed?: HandedConnections | null;
 }
 
 /** Resolves `true` when every request finished by itself, `false` when some were cut at the grace limit. */
-export async function drainServer(server: Server, { delayMs, graceMs }: DrainOptions): Promise<boolean> {
+export async function drainServer(server: Server, { delayMs, graceMs, handed }: DrainOptions): Promise<boolean> {
   markDraining();
   if (delayMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, delayMs));
   // A keep-alive connection that sends another request gets its answer and is then closed.
@@ -25,10 +28,12 @@ export async function drainServer(server: Server, { delayMs, graceMs }: DrainOpt
       server.closeAllConnections();
       resolve(false);
     }, graceMs);
-    server.close(() => {
+    const finished = () => {
       clearTimeout(cut);
       resolve(true);
-    });
+    };
+    if (handed) void handed.allClosed().then(finished);
+    else server.close(finished);
     server.closeIdleConnections();
   });
 }

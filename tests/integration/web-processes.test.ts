@@ -1,13 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { Agent, get as httpGet } from "node:http";
+import { getPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { descendantPids, freePort, serverChildPids } from "../setup/processes";
 import { waitFor } from "../setup/wait-for";
 
-// Issue 37: with WEB_PROCESSES=2 the server is two web processes on one port; one killed with SIGKILL is
-// replaced while the other goes on answering, and a SIGTERM stops them all.
+// Issue 37: with WEB_PROCESSES=2 the server is two web processes for visitors and one for signed-in work, at a lower
+// CPU priority, on one port (decision 064); one killed with SIGKILL is replaced while the others go on answering,
+// and a SIGTERM stops them all.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const children: ChildProcess[] = [];
@@ -33,13 +36,18 @@ afterAll(async () => {
 });
 
 /** A GET on a connection of its own (no keep-alive), so that each may go to another web process: its status and Age. */
-function getOnNewConnection(url: string): Promise<{ status: number; age: string | undefined }> {
+function getOnNewConnection(url: string, headers: Record<string, string> = {}): Promise<{ status: number; age: string | undefined }> {
   return new Promise((resolve, reject) => {
-    httpGet(url, { agent: false }, (res) => {
+    httpGet(url, { agent: false, headers }, (res) => {
       res.resume();
       res.on("end", () => resolve({ status: res.statusCode ?? 0, age: res.headers.age }));
     }).on("error", reject);
   });
+}
+
+/** The nice value of each thread of process `pid` (field 19 of /proc/<pid>/task/<tid>/stat). */
+function threadNiceness(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((task) => Number(readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8").split(") ")[1].split(" ")[16]));
 }
 
 /** A GET on a keep-alive connection: what the server says of keeping it (the Keep-Alive header). */
@@ -57,7 +65,7 @@ function keepAliveHeader(url: string): Promise<string | undefined> {
 }
 
 describe("several web processes on one port", () => {
-  it("share the pages they render, keep answering while one of them is killed -9 and replaced, and stop on SIGTERM", async () => {
+  it("share the pages they render, give signed-in work a process of its own at a lower priority, keep answering while one is killed -9 and replaced, and stop on SIGTERM", async () => {
     const port = await freePort();
     const site = `http://127.0.0.1:${port}`;
     const server = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
@@ -72,16 +80,21 @@ describe("several web processes on one port", () => {
     server.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     // tsx runs server.ts in a node process of its own: the supervisor is tsx's child.
     const supervisor = await waitFor("the supervisor", () => serverChildPids(server.pid!)[0], LIMIT_MS, 100);
-    const [first, second] = await waitFor(
-      "two web processes serving",
+    const pids = await waitFor(
+      "three web processes serving",
       () => {
-        const pids = serverChildPids(supervisor);
-        return pids.length === 2 && (output.match(/serving http/g) ?? []).length === 2 ? pids : undefined;
+        const children = serverChildPids(supervisor);
+        return children.length === 3 && (output.match(/serving http/g) ?? []).length === 3 ? children : undefined;
       },
       LIMIT_MS,
       100,
     );
-    expect(first).not.toBe(second);
+    // Signed-in work's process runs every thread at nice 10 (SIGNED_IN_NICE), the visitors' at the usual priority.
+    const signedIn = pids.filter((pid) => new Set(threadNiceness(pid)).has(10));
+    expect(signedIn).toHaveLength(1);
+    expect(new Set(threadNiceness(signedIn[0]))).toEqual(new Set([10]));
+    const [first, second] = pids.filter((pid) => pid !== signedIn[0]);
+    expect(new Set([...threadNiceness(first), ...threadNiceness(second)])).toEqual(new Set([getPriority()]));
     // An idle connection is kept 65 s (KEEP_ALIVE_SECONDS), longer than a balancer's or a browser's usual idle
     // limit, so a client does not send on a connection the server is closing (decision 059).
     expect(await keepAliveHeader(`${site}/healthz`)).toBe("timeout=65");
@@ -97,10 +110,22 @@ describe("several web processes on one port", () => {
     expect(copies.map((copy) => copy.status)).toEqual(Array(6).fill(200));
     expect(copies.filter((copy) => copy.age === undefined)).toEqual([]);
 
+    // Connections go by their first request: with signed-in work's process stopped (SIGSTOP), visitors' pages are
+    // still answered, while a request with a bearer token waits for it and is answered once it runs again.
+    process.kill(signedIn[0], "SIGSTOP");
+    let bearerAnswer: number | undefined;
+    const bearer = getOnNewConnection(`${site}/v1/items`, { authorization: "Bearer not-a-token" }).then(({ status }) => (bearerAnswer = status));
+    for (let i = 0; i < 4; i++) expect((await getOnNewConnection(`${site}/healthz`)).status).toBe(200);
+    expect((await getOnNewConnection(`${site}/`)).status).toBe(200);
+    expect(bearerAnswer).toBeUndefined();
+    process.kill(signedIn[0], "SIGCONT");
+    await bearer;
+    expect(bearerAnswer).toBe(401);
+
     // Once the supervisor knows the first web process was killed, requests (each on a new connection) one after
     // another until its replacement serves: every one answered 200 by the web process left.
     process.kill(first, "SIGKILL");
-    await waitFor("the supervisor's notice", () => output.includes(`web process ${first} exited (SIGKILL); starting another`), LIMIT_MS, 100);
+    await waitFor("the supervisor's notice", () => output.includes(`web process ${first} (visitors) exited (SIGKILL); starting another`), LIMIT_MS, 100);
     let answered = 0;
     const statuses = new Set<number>();
     let replaced: number[] = [];
@@ -109,8 +134,8 @@ describe("several web processes on one port", () => {
       async () => {
         statuses.add((await getOnNewConnection(`${site}/healthz`)).status);
         answered++;
-        replaced = serverChildPids(supervisor).filter((pid) => pid !== first && pid !== second);
-        return replaced.length === 1 && (output.match(/serving http/g) ?? []).length === 3;
+        replaced = serverChildPids(supervisor).filter((pid) => !pids.includes(pid));
+        return replaced.length === 1 && (output.match(/serving http/g) ?? []).length === 4;
       },
       LIMIT_MS,
       100,
@@ -118,7 +143,7 @@ describe("several web processes on one port", () => {
     expect([...statuses]).toEqual([200]);
     process.stdout.write(`${answered} requests answered 200 while web process ${first} was killed and replaced by ${replaced[0]}\n`);
 
-    // SIGTERM to the supervisor: both web processes drain and exit, then the supervisor.
+    // SIGTERM to the supervisor: all three web processes drain and exit, then the supervisor.
     const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
     process.kill(supervisor, "SIGTERM");
     expect(await exited).toBe(0);

@@ -1,0 +1,112 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import net, { type Socket } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kindOfRequestHead, readRequestHead } from "./handed-connections.server";
+import { SESSION_COOKIE_NAME } from "./session-cookie";
+
+const head = (text: string) => Buffer.from(text.replaceAll("\n", "\r\n"), "latin1");
+
+describe("kindOfRequestHead", () => {
+  it("sends a signed-out GET or HEAD to the visitors' processes", () => {
+    expect(kindOfRequestHead(head("GET /item/1 HTTP/1.1\nHost: x\nCookie: theme=dark\n\n"))).toBe("visitors");
+    expect(kindOfRequestHead(head("HEAD / HTTP/1.1\nHost: x\n\n"))).toBe("visitors");
+    expect(kindOfRequestHead(head("GET /storage/items/1/model.glb?sig=x HTTP/1.1\nHost: x\n\n"))).toBe("visitors");
+  });
+
+  it("sends signed-in work (a session cookie, a bearer token, any other method, an upload) to the signed-in processes", () => {
+    expect(kindOfRequestHead(head(`GET /dashboard HTTP/1.1\nHost: x\ncookie: theme=dark\nCookie: ${SESSION_COOKIE_NAME}=abc\n\n`))).toBe("signed-in");
+    expect(kindOfRequestHead(head("GET /v1/items HTTP/1.1\nAUTHORIZATION: Bearer t\n\n"))).toBe("signed-in");
+    expect(kindOfRequestHead(head("POST /session HTTP/1.1\nHost: x\nContent-Length: 2\n\n{}"))).toBe("signed-in");
+    expect(kindOfRequestHead(head("PUT /storage/items/1/model.glb?sig=x HTTP/1.1\nHost: x\n\n"))).toBe("signed-in");
+  });
+
+  it("reads only the head: a header named in the body does not count", () => {
+    expect(kindOfRequestHead(head(`GET / HTTP/1.1\nHost: x\n\nCookie: ${SESSION_COOKIE_NAME}=abc\n\n`))).toBe("visitors");
+  });
+});
+
+describe("a connection read by the supervisor and handed to another process", () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+  let child: ChildProcess;
+  let front: net.Server;
+  let port = 0;
+  const heads: Buffer[] = [];
+
+  beforeAll(async () => {
+    child = fork(path.join(root, "tests/setup/handed-connections-child.ts"), {
+      execArgv: ["--import", "tsx"],
+      env: { ...process.env, HEADERS_TIMEOUT_MS: "1000" },
+      serialization: "advanced",
+    });
+    await new Promise((resolve) => child.once("message", resolve));
+    // The supervisor's side: read the head (in whatever pieces it comes), stop reading, hand the socket and the bytes on.
+    front = net.createServer({ pauseOnConnect: true }, (socket) => {
+      void readRequestHead(socket, { waitMs: 300 }).then((read) => {
+        if (!read) return socket.destroy();
+        heads.push(read);
+        child.send({ head: read }, socket);
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    port = (front.address() as net.AddressInfo).port;
+  }, 30_000);
+
+  afterAll(() => {
+    front?.close();
+    child?.kill();
+  });
+
+  const connect = () =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1", () => resolve(socket));
+      socket.once("error", reject);
+    });
+  /** The first `answers` answers the server sends on `socket` (each a JSON body saying what the request was). */
+  const answersOn = (socket: Socket, answers: number) =>
+    new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
+      let text = "";
+      socket.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        const bodies = [...text.matchAll(/\{"method"[^}]*\}/g)].map((match) => JSON.parse(match[0]) as Record<string, unknown>);
+        if (bodies.length >= answers) resolve(bodies);
+      });
+      socket.once("error", reject);
+    });
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("loses no byte: a head in pieces, a body sent after the hand-off, and a second request on the same connection", async () => {
+    const body = randomBytes(3 * 1024 * 1024);
+    const socket = await connect();
+    const answers = answersOn(socket, 2);
+    // The end of the head split across two writes, then the body in pieces while the socket changes hands.
+    socket.write(`PUT /first HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r`);
+    await pause(50);
+    socket.write(`\n${body.subarray(0, 1000).toString("latin1")}`, "latin1");
+    for (let at = 1000; at < body.length; at += 256 * 1024) {
+      socket.write(body.subarray(at, Math.min(body.length, at + 256 * 1024)));
+      await pause(5);
+    }
+    socket.write("GET /second HTTP/1.1\r\nHost: x\r\n\r\n");
+    const [first, second] = await answers;
+    socket.destroy();
+    expect(first).toEqual({ method: "PUT", url: "/first", length: body.length, sha256: createHash("sha256").update(body).digest("hex") });
+    expect(second).toEqual({ method: "GET", url: "/second", length: 0, sha256: createHash("sha256").digest("hex") });
+    // The supervisor read the head and at most what came with it in one read, not the body.
+    expect(heads.at(-1)!.length).toBeLessThan(body.length / 4);
+  });
+
+  it("holds a client that sends its head slowly to the web process's header time limit (408), not for ever", async () => {
+    const socket = await connect();
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.write("GET / HTTP/1.1\r\nHost: x\r\n");
+    const keepTrickling = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 200);
+    await closed;
+    clearInterval(keepTrickling);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  }, 20_000);
+});

@@ -1,0 +1,171 @@
+// WEB_PROCESSES + SIGNED_IN_WEB_PROCESSES > 1 (docs/deploy.md): the process started as the server forks that many
+// web processes and serves no request itself. It listens on the port, reads each new connection's first request
+// head, and hands the connection to a web process of the kind it calls for: visitors' processes at normal CPU
+// priority, signed-in work's at a lower one (docs/decisions/064-signed-in-work-in-processes-of-its-own.md).
+// A web process that dies (a crash, the OOM killer, kill -9) is started again by the same policy as
+// scripts/start.mjs's children (supervise.mjs) while the others go on answering. SIGTERM and SIGINT are passed on
+// to all of them; the listener closes after the shutdown delay, and this process exits once they have all exited.
+import cluster, { type Worker } from "node:cluster";
+import type { Server } from "node:http";
+import net, { type Socket } from "node:net";
+import { restartPolicy } from "../../scripts/lib/supervise.mjs";
+import type { Env } from "../env.server";
+import { kindOfRequestHead, readRequestHead, takeHandedConnections, type HandedConnections, type WebProcessKind } from "./handed-connections.server";
+import { lowerPriorityOfEveryThread } from "./thread-priority.server";
+
+/** The mark of a message a web process sends to all the others (`siblingChannel`), which the supervisor passes on. */
+const TO_SIBLINGS = "scanroom:to-siblings";
+/** The mark of a connection the supervisor hands a web process; its value is the bytes already read of it. */
+const CONNECTION = "scanroom:connection";
+/** The mark of a web process's word that it is ready to take connections. */
+const READY = "scanroom:ready";
+/** The environment variable that tells a web process its kind. */
+const KIND_VARIABLE = "SCANROOM_WEB_PROCESS_KIND";
+
+export interface WebProcessPlan {
+  /** Web processes for visitors' requests, at normal priority. */
+  visitors: number;
+  /** Web processes for signed-in work (and anything not a visitor's GET), at `signedInNice`. */
+  signedIn: number;
+  /** The nice value (0–19) of the signed-in processes' every thread. */
+  signedInNice: number;
+  port: number;
+  /** On SIGTERM, how long the listener stays open (readiness answering 503 meanwhile); SIGINT closes it at once. */
+  shutdownDelayMs: number;
+}
+
+/** The web processes `config` asks for: signed-in work gets one process of its own once there are several. */
+export function webProcessPlan(config: Pick<Env, "WEB_PROCESSES" | "SIGNED_IN_WEB_PROCESSES" | "SIGNED_IN_NICE" | "PORT" | "SHUTDOWN_DELAY_SECONDS">): WebProcessPlan {
+  return {
+    visitors: config.WEB_PROCESSES,
+    signedIn: config.SIGNED_IN_WEB_PROCESSES ?? (config.WEB_PROCESSES > 1 ? 1 : 0),
+    signedInNice: config.SIGNED_IN_NICE,
+    port: config.PORT,
+    shutdownDelayMs: config.SHUTDOWN_DELAY_SECONDS * 1000,
+  };
+}
+
+/**
+ * What this web process tells the other web processes on its port, and hears from them, on `topic`: through the
+ * supervisor, which passes each message on to every other web process. Null where there are none (one web
+ * process, or a process that is not one of several).
+ */
+export function siblingChannel<T>(topic: string): { send: (body: T) => void; listen: (receive: (body: T) => void) => void } | null {
+  if (!cluster.isWorker || !process.send) return null;
+  return {
+    // With a callback, a closed channel (the supervisor gone) is an error passed to it, not an 'error' event that would end this process.
+    send: (body) => void process.send?.({ [TO_SIBLINGS]: topic, body }, undefined, {}, () => {}),
+    listen: (receive) =>
+      void process.on("message", (message: Record<string, unknown> | null) => {
+        if (message && typeof message === "object" && message[TO_SIBLINGS] === topic) receive(message.body as T);
+      }),
+  };
+}
+
+/**
+ * In a web process started by the supervisor: takes its kind's CPU priority, then serves with `server` every
+ * connection the supervisor hands it, and tells the supervisor it is ready. Null in a process that serves alone
+ * (it listens itself).
+ */
+export function serveHandedConnections(server: Server): HandedConnections | null {
+  const kind = process.env[KIND_VARIABLE] as WebProcessKind | undefined;
+  if (!cluster.isWorker || !process.send || !kind) return null;
+  const nice = Number(process.env.SCANROOM_WEB_PROCESS_NICE ?? 0);
+  if (nice > 0) lowerPriorityOfEveryThread(nice);
+  const connections = takeHandedConnections(server);
+  process.on("message", (message: Record<string, unknown> | null, socket?: Socket) => {
+    if (!message || typeof message !== "object" || !(CONNECTION in message)) return;
+    if (socket) connections.give(socket, message[CONNECTION] as Uint8Array);
+  });
+  process.send({ [READY]: kind }, undefined, {}, () => {});
+  return connections;
+}
+
+/**
+ * Supervises the web processes of `plan` when there are more than one and this is the primary process; returns
+ * whether it does (false in a web process, and with one web process: then the caller listens and serves).
+ */
+export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string) => void process.stderr.write(`${line}\n`)): boolean {
+  if (plan.visitors + plan.signedIn <= 1 || !cluster.isPrimary) return false;
+  const policy = restartPolicy();
+  const started = new Map<number, { kind: WebProcessKind; at: number }>();
+  const ready: Record<WebProcessKind, Worker[]> = { visitors: [], "signed-in": [] };
+  /** Connections that came while no web process was ready (at start). */
+  let waiting: Array<{ socket: Socket; head: Buffer; kind: WebProcessKind }> = [];
+  let turn = 0;
+  let stopping = false;
+  // Structured clone, not JSON, for what web processes tell each other (rendered pages: long strings).
+  cluster.setupPrimary({ serialization: "advanced" });
+
+  /** A ready web process for `kind`, in turn; one of the other kind while none of this kind is (a restart). */
+  const pick = (kind: WebProcessKind): Worker | undefined => {
+    const alive = (workers: Worker[]) => workers.filter((worker) => worker.isConnected());
+    const own = alive(ready[kind]);
+    const pool = own.length > 0 ? own : alive([...ready.visitors, ...ready["signed-in"]]);
+    return pool.length > 0 ? pool[turn++ % pool.length] : undefined;
+  };
+  const hand = (socket: Socket, head: Buffer, kind: WebProcessKind) => {
+    const worker = pick(kind);
+    if (!worker) return void waiting.push({ socket, head, kind });
+    // A web process that exits meanwhile never gets it: the connection is closed, as a crash would close it.
+    worker.send({ [CONNECTION]: head }, socket, {}, (error: Error | null) => error && socket.destroy());
+  };
+
+  const sorting = plan.signedIn > 0 && plan.visitors > 0;
+  const listener = net.createServer({ pauseOnConnect: true }, (socket) => {
+    // A client that resets before its connection is handed on only ends that connection.
+    socket.on("error", () => socket.destroy());
+    if (!sorting) return hand(socket, Buffer.alloc(0), "visitors");
+    void readRequestHead(socket).then((head) => (head ? hand(socket, head, kindOfRequestHead(head)) : socket.destroy()));
+  });
+  listener.listen(plan.port);
+
+  cluster.on("message", (from, message: Record<string, unknown> | null) => {
+    if (!message || typeof message !== "object") return;
+    if (READY in message) {
+      const kind = message[READY] as WebProcessKind;
+      ready[kind].push(from);
+      const held = waiting;
+      waiting = [];
+      for (const { socket, head, kind: wanted } of held) hand(socket, head, wanted);
+      return;
+    }
+    if (!(TO_SIBLINGS in message)) return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      // A web process that exits meanwhile misses it (the callback takes the error instead of an 'error' event).
+      if (worker && worker !== from && worker.isConnected()) worker.send(message, undefined, {}, () => {});
+    }
+  });
+  const fork = (kind: WebProcessKind) => {
+    const nice = kind === "signed-in" ? plan.signedInNice : 0;
+    const worker = cluster.fork({ [KIND_VARIABLE]: kind, SCANROOM_WEB_PROCESS_NICE: String(nice) });
+    started.set(worker.id, { kind, at: Date.now() });
+  };
+  for (let i = 0; i < plan.visitors; i++) fork("visitors");
+  for (let i = 0; i < plan.signedIn; i++) fork("signed-in");
+  cluster.on("exit", (worker, code, signal) => {
+    const { kind, at } = started.get(worker.id) ?? { kind: "visitors" as const, at: Date.now() };
+    started.delete(worker.id);
+    ready[kind] = ready[kind].filter((other) => other !== worker);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    const { delayMs } = policy.afterExit(Date.now() - at);
+    log(`[scanroom] web process ${worker.process.pid} (${kind}) exited (${code ?? signal}); starting another in ${delayMs / 1000} s`);
+    setTimeout(() => !stopping && fork(kind), delayMs);
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => listener.close(), signal === "SIGTERM" ? plan.shutdownDelayMs : 0);
+    for (const { socket } of waiting) socket.destroy();
+    waiting = [];
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(0);
+    for (const worker of workers) worker?.process.kill(signal);
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  return true;
+}
