@@ -20,7 +20,7 @@ import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
-import { serveHandedConnections, siblingChannel, superviseWebProcesses, webProcessPlan } from "./app/lib/web-processes.server";
+import { serveHandedConnections, siblingChannel, superviseWebProcesses, webProcessKind, webProcessPlan } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -229,7 +229,7 @@ if (isMain && !superviseWebProcesses(webProcessPlan(env()))) {
   installProcessGuards(server);
   // One of several web processes takes the connections the supervisor hands it; one alone listens.
   const handed = serveHandedConnections(server);
-  if (handed) process.stdout.write(`[scanroom] serving http://localhost:${port} (a web process for ${process.env.SCANROOM_WEB_PROCESS_KIND})\n`);
+  if (handed) process.stdout.write(`[scanroom] serving http://localhost:${port} (a web process for ${webProcessKind()})\n`);
   else server.listen(port, () => process.stdout.write(`[scanroom] serving http://localhost:${port}\n`));
   // SIGTERM: readiness says 503 at once, the listener closes after SHUTDOWN_DELAY_SECONDS, requests in flight
   // get up to SHUTDOWN_GRACE_SECONDS more (docs/deploy.md). Ctrl-C (SIGINT) skips the delay.

@@ -19,8 +19,19 @@ const TO_SIBLINGS = "scanroom:to-siblings";
 const CONNECTION = "scanroom:connection";
 /** The mark of a web process's word that it is ready to take connections. */
 const READY = "scanroom:ready";
+/** How long a connection waits for a web process of its kind (being started or replaced) before another kind takes it. */
+const WAIT_FOR_KIND_MS = 5_000;
 /** The environment variable that tells a web process its kind. */
 const KIND_VARIABLE = "SCANROOM_WEB_PROCESS_KIND";
+
+interface WaitingConnection {
+  socket: Socket;
+  /** What the supervisor read of it. */
+  head: Buffer;
+  kind: WebProcessKind;
+  /** When it was ready to be handed on (ms since the epoch). */
+  since: number;
+}
 
 export interface WebProcessPlan {
   /** Web processes for visitors' requests, at normal priority. */
@@ -62,14 +73,20 @@ export function siblingChannel<T>(topic: string): { send: (body: T) => void; lis
   };
 }
 
+/** The kind of this web process when the supervisor started it (null in a process that serves alone). */
+export function webProcessKind(): WebProcessKind | null {
+  const kind = cluster.isWorker ? process.env[KIND_VARIABLE] : undefined;
+  return kind === "visitors" || kind === "signed-in" ? kind : null;
+}
+
 /**
  * In a web process started by the supervisor: takes its kind's CPU priority, then serves with `server` every
  * connection the supervisor hands it, and tells the supervisor it is ready. Null in a process that serves alone
  * (it listens itself).
  */
 export function serveHandedConnections(server: Server): HandedConnections | null {
-  const kind = process.env[KIND_VARIABLE] as WebProcessKind | undefined;
-  if (!cluster.isWorker || !process.send || !kind) return null;
+  const kind = webProcessKind();
+  if (!process.send || !kind) return null;
   const nice = Number(process.env.SCANROOM_WEB_PROCESS_NICE ?? 0);
   if (nice > 0) lowerPriorityOfEveryThread(nice);
   const connections = takeHandedConnections(server);
@@ -90,23 +107,37 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   const policy = restartPolicy();
   const started = new Map<number, { kind: WebProcessKind; at: number }>();
   const ready: Record<WebProcessKind, Worker[]> = { visitors: [], "signed-in": [] };
-  /** Connections that came while no web process was ready (at start). */
-  let waiting: Array<{ socket: Socket; head: Buffer; kind: WebProcessKind }> = [];
+  /** Connections that came while no web process of their kind was ready (at start, or while one is replaced). */
+  let waiting: WaitingConnection[] = [];
   let turn = 0;
   let stopping = false;
   // Structured clone, not JSON, for what web processes tell each other (rendered pages: long strings).
   cluster.setupPrimary({ serialization: "advanced" });
 
-  /** A ready web process for `kind`, in turn; one of the other kind while none of this kind is (a restart). */
-  const pick = (kind: WebProcessKind): Worker | undefined => {
+  /**
+   * A ready web process for `kind`, in turn. With none of that kind ready (one being started or replaced), one of the
+   * other kind once `anyKind`: a keep-alive connection stays where it is handed, so it is not given away at once.
+   */
+  const pick = (kind: WebProcessKind, anyKind: boolean): Worker | undefined => {
     const alive = (workers: Worker[]) => workers.filter((worker) => worker.isConnected());
     const own = alive(ready[kind]);
-    const pool = own.length > 0 ? own : alive([...ready.visitors, ...ready["signed-in"]]);
+    const pool = own.length > 0 || !anyKind ? own : alive([...ready.visitors, ...ready["signed-in"]]);
     return pool.length > 0 ? pool[turn++ % pool.length] : undefined;
   };
-  const hand = (socket: Socket, head: Buffer, kind: WebProcessKind) => {
-    const worker = pick(kind);
-    if (!worker) return void waiting.push({ socket, head, kind });
+  const hand = (connection: WaitingConnection) => {
+    const { socket, head, kind, since } = connection;
+    if (socket.destroyed) return;
+    const worker = pick(kind, Date.now() - since >= WAIT_FOR_KIND_MS);
+    if (!worker) {
+      waiting.push(connection);
+      setTimeout(() => {
+        const at = waiting.indexOf(connection);
+        if (at < 0) return;
+        waiting.splice(at, 1);
+        hand(connection);
+      }, WAIT_FOR_KIND_MS);
+      return;
+    }
     // A web process that exits meanwhile never gets it: the connection is closed, as a crash would close it.
     worker.send({ [CONNECTION]: head }, socket, {}, (error: Error | null) => error && socket.destroy());
   };
@@ -115,8 +146,8 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   const listener = net.createServer({ pauseOnConnect: true }, (socket) => {
     // A client that resets before its connection is handed on only ends that connection.
     socket.on("error", () => socket.destroy());
-    if (!sorting) return hand(socket, Buffer.alloc(0), "visitors");
-    void readRequestHead(socket).then((head) => (head ? hand(socket, head, kindOfRequestHead(head)) : socket.destroy()));
+    if (!sorting) return hand({ socket, head: Buffer.alloc(0), kind: "visitors", since: Date.now() });
+    void readRequestHead(socket).then((head) => (head ? hand({ socket, head, kind: kindOfRequestHead(head), since: Date.now() }) : socket.destroy()));
   });
   listener.listen(plan.port);
 
@@ -127,7 +158,7 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
       ready[kind].push(from);
       const held = waiting;
       waiting = [];
-      for (const { socket, head, kind: wanted } of held) hand(socket, head, wanted);
+      for (const connection of held) hand(connection);
       return;
     }
     if (!(TO_SIBLINGS in message)) return;
