@@ -20,7 +20,7 @@ import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
-import { serveHandedConnections, siblingChannel, superviseWebProcesses, webProcessKind, webProcessPlan } from "./app/lib/web-processes.server";
+import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -219,6 +219,7 @@ const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPat
 // Several web processes: this process only supervises them, listens, and hands each connection to one of the
 // right kind (app/lib/web-processes.server.ts).
 if (isMain && !superviseWebProcesses(webProcessPlan(env()))) {
+  takeWebProcessPriority();
   const port = env().PORT;
   const app = await createServerApp();
   const server = http.createServer(app);

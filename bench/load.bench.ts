@@ -23,7 +23,7 @@ import readline from "node:readline";
 import pg from "pg";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../tests/setup/config";
 import { createDatabaseFromTemplate, dropDatabase, prepareTemplateDatabase } from "../tests/setup/services";
-import { cpuSeconds, freePort, machineBusySeconds, residentMiB, serverChildPids } from "../tests/setup/processes";
+import { cpuSeconds, freePort, machineBusySeconds, residentMiB, serverChildPids, webProcessKindOf } from "../tests/setup/processes";
 import { buildDir, exitUnlessBuilt, root } from "./app-server";
 import { print, templateExists } from "./bench-support";
 import { formatFigures, formatWindows, LatencyBook, WINDOW_SECONDS } from "./load/latency-book";
@@ -206,18 +206,21 @@ async function main() {
     video,
   });
 
-  // Halfway: SIGKILL one web process. With several, their supervisor starts another while the rest answer;
-  // with one, the bench starts it again as a supervisor (scripts/start.mjs) would.
-  let outage: { killedAt: number; readyAt: number; victim: number } | null = null;
+  // Halfway: SIGKILL one web process. With several, their supervisor starts another while the rest answer: the one
+  // for signed-in work where there is one (it receives the uploads and spends the credits, decision 064). With one,
+  // the bench starts it again as a supervisor (scripts/start.mjs) would.
+  let outage: { killedAt: number; readyAt: number; victim: number; kind?: string } | null = null;
   if (mode === "kill") {
     await new Promise((resolve) => setTimeout(resolve, (SECONDS * 1000) / 2));
     const killedAt = (Date.now() - started) / 1000;
     const before = serverChildPids(web.pid);
     if (before.length > 0) {
-      process.kill(before[0], "SIGKILL");
+      const victim = before.find((pid) => webProcessKindOf(pid) === "signed-in") ?? before[0];
+      const kind = webProcessKindOf(victim) ?? undefined;
+      process.kill(victim, "SIGKILL");
       while (serverChildPids(web.pid).filter((pid) => !before.includes(pid)).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
       await waitUntilReady(origin);
-      outage = { killedAt, readyAt: (Date.now() - started) / 1000, victim: before[0] };
+      outage = { killedAt, readyAt: (Date.now() - started) / 1000, victim, kind };
     } else {
       const victim = web.pid;
       await web.kill9();
@@ -241,7 +244,7 @@ async function main() {
     const bySecond = Object.entries(seen.unansweredBySecond).map(([second, count]) => [Number(second), count] as const);
     const outside = bySecond.filter(([second]) => second < outage.killedAt - 1 || second > outage.readyAt + 1);
     print(
-      `web process ${outage.victim} killed at ${outage.killedAt.toFixed(1)} s; ${
+      `web process ${outage.victim}${outage.kind ? ` (${outage.kind})` : ""} killed at ${outage.killedAt.toFixed(1)} s; ${
         WEB_PROCESSES > 1 ? "its replacement started and the site answered" : "started again and ready"
       } ` +
         `at ${outage.readyAt.toFixed(1)} s; visitor requests without an answer outside that window: ${outside.reduce((sum, [, n]) => sum + n, 0)}`,

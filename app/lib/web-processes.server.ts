@@ -21,8 +21,9 @@ const CONNECTION = "scanroom:connection";
 const READY = "scanroom:ready";
 /** How long a connection waits for a web process of its kind (being started or replaced) before another kind takes it. */
 const WAIT_FOR_KIND_MS = 5_000;
-/** The environment variable that tells a web process its kind. */
+/** The environment variables that tell a web process its kind and its nice value. */
 const KIND_VARIABLE = "SCANROOM_WEB_PROCESS_KIND";
+const NICE_VARIABLE = "SCANROOM_WEB_PROCESS_NICE";
 
 interface WaitingConnection {
   socket: Socket;
@@ -79,16 +80,19 @@ export function webProcessKind(): WebProcessKind | null {
   return kind === "visitors" || kind === "signed-in" ? kind : null;
 }
 
+/** In a web process started by the supervisor: takes its kind's CPU priority, first thing, so that even its start-up yields to visitors. */
+export function takeWebProcessPriority(): void {
+  const nice = webProcessKind() ? Number(process.env[NICE_VARIABLE] ?? 0) : 0;
+  if (nice > 0) lowerPriorityOfEveryThread(nice);
+}
+
 /**
- * In a web process started by the supervisor: takes its kind's CPU priority, then serves with `server` every
- * connection the supervisor hands it, and tells the supervisor it is ready. Null in a process that serves alone
- * (it listens itself).
+ * In a web process started by the supervisor: serves with `server` every connection the supervisor hands it, and
+ * tells the supervisor it is ready. Null in a process that serves alone (it listens itself).
  */
 export function serveHandedConnections(server: Server): HandedConnections | null {
   const kind = webProcessKind();
   if (!process.send || !kind) return null;
-  const nice = Number(process.env.SCANROOM_WEB_PROCESS_NICE ?? 0);
-  if (nice > 0) lowerPriorityOfEveryThread(nice);
   const connections = takeHandedConnections(server);
   process.on("message", (message: Record<string, unknown> | null, socket?: Socket) => {
     if (!message || typeof message !== "object" || !(CONNECTION in message)) return;
@@ -169,7 +173,7 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   });
   const fork = (kind: WebProcessKind) => {
     const nice = kind === "signed-in" ? plan.signedInNice : 0;
-    const worker = cluster.fork({ [KIND_VARIABLE]: kind, SCANROOM_WEB_PROCESS_NICE: String(nice) });
+    const worker = cluster.fork({ [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice) });
     started.set(worker.id, { kind, at: Date.now() });
   };
   for (let i = 0; i < plan.visitors; i++) fork("visitors");

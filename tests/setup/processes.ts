@@ -49,6 +49,16 @@ export function descendantPids(pid: number): number[] {
   return found;
 }
 
+/** The kind a supervisor gave web process `pid` ("visitors", "signed-in"; decision 064), from its environment, or null. */
+export function webProcessKindOf(pid: number): string | null {
+  try {
+    const variables = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    return variables.find((variable) => variable.startsWith("SCANROOM_WEB_PROCESS_KIND="))?.split("=")[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The resident memory of process `pid` in MiB (Linux /proc), or null once it is gone. */
 export function residentMiB(pid: number): number | null {
   try {
