@@ -153,7 +153,15 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
     if (!sorting) return hand({ socket, head: Buffer.alloc(0), kind: "visitors", since: Date.now() });
     void readRequestHead(socket).then((head) => (head ? hand({ socket, head, kind: kindOfRequestHead(head), since: Date.now() }) : socket.destroy()));
   });
-  listener.listen(plan.port);
+  listener.once("error", (error) => {
+    log(`[scanroom] cannot listen on port ${plan.port}: ${error.message}`);
+    process.exit(1);
+  });
+  // The web processes start once the port is ours: a port in use ends the server here, with that message alone.
+  listener.listen(plan.port, () => {
+    for (let i = 0; i < plan.visitors; i++) fork("visitors");
+    for (let i = 0; i < plan.signedIn; i++) fork("signed-in");
+  });
 
   cluster.on("message", (from, message: Record<string, unknown> | null) => {
     if (!message || typeof message !== "object") return;
@@ -176,8 +184,6 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
     const worker = cluster.fork({ [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice) });
     started.set(worker.id, { kind, at: Date.now() });
   };
-  for (let i = 0; i < plan.visitors; i++) fork("visitors");
-  for (let i = 0; i < plan.signedIn; i++) fork("signed-in");
   cluster.on("exit", (worker, code, signal) => {
     const { kind, at } = started.get(worker.id) ?? { kind: "visitors" as const, at: Date.now() };
     started.delete(worker.id);
