@@ -28,6 +28,41 @@ describe("kindOfRequestHead", () => {
   });
 });
 
+describe("readRequestHead", () => {
+  /** What `readRequestHead` resolves for a connection the client drives with `client`. */
+  async function readFrom(client: (socket: Socket) => Promise<void>, options: Parameters<typeof readRequestHead>[1]): Promise<Buffer | null> {
+    let read!: Promise<Buffer | null>;
+    const server = net.createServer({ pauseOnConnect: true }, (socket) => (read = readRequestHead(socket, options)));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const socket = net.connect((server.address() as net.AddressInfo).port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    await client(socket);
+    const head = await read;
+    socket.destroy();
+    server.close();
+    return head;
+  }
+
+  it("waits for the first byte of a connection opened ahead of need, then reads its head", async () => {
+    // A browser's preconnect: silent for longer than a head may take once it has begun, then a signed-out GET.
+    const head = await readFrom(
+      async (socket) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        socket.write("GET /item/1 HTTP/1.1\r\nHost: x\r\n\r\n");
+      },
+      { waitMs: 200, firstByteWaitMs: 5_000 },
+    );
+    expect(head?.toString("latin1")).toBe("GET /item/1 HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(kindOfRequestHead(head!)).toBe("visitors");
+  });
+
+  it("gives up on a connection that sends nothing, and hands on a head that stops coming as it is", async () => {
+    expect(await readFrom(async () => {}, { firstByteWaitMs: 200 })).toBeNull();
+    const partial = await readFrom(async (socket) => void socket.write("GET / HTTP/1.1\r\nHost: x\r\n"), { waitMs: 200 });
+    expect(partial?.toString("latin1")).toBe("GET / HTTP/1.1\r\nHost: x\r\n");
+  });
+});
+
 describe("a connection read by the supervisor and handed to another process", () => {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
   let child: ChildProcess;

@@ -11,8 +11,13 @@ export type WebProcessKind = "visitors" | "signed-in";
 
 /** Node's own limit on a request's head (--max-http-header-size): a longer one is the web process's to refuse (431). */
 export const HEAD_LIMIT_BYTES = 16 * 1024;
-/** A head not complete by then is handed on as it is; the web process's own header time limit then applies. */
+/** A head not complete this long after its first byte is handed on as it is; the web process's own header time limit then applies. */
 export const HEAD_WAIT_MS = 2_000;
+/**
+ * A connection that sends nothing is closed after this long. Browsers open connections ahead of need (preconnect)
+ * and may send the first request seconds later: it, not the silence, decides where the connection goes.
+ */
+export const FIRST_BYTE_WAIT_MS = 60_000;
 
 const HEAD_END = "\r\n\r\n";
 
@@ -35,13 +40,18 @@ export function kindOfRequestHead(head: Buffer): WebProcessKind {
 
 /**
  * Reads a new connection (accepted paused) up to the end of its first request's head, or `limitBytes`, or what came
- * within `waitMs`; then stops reading, so that every later byte stays in the kernel for the process the socket is
- * handed to. Resolves what was read, or null when the connection closed or failed first.
+ * within `waitMs` of the first byte; then stops reading, so that every later byte stays in the kernel for the process
+ * the socket is handed to. Resolves what was read, or null when the connection closed or failed first, or sent
+ * nothing for `firstByteWaitMs`.
  */
-export function readRequestHead(socket: Socket, { limitBytes = HEAD_LIMIT_BYTES, waitMs = HEAD_WAIT_MS } = {}): Promise<Buffer | null> {
+export function readRequestHead(
+  socket: Socket,
+  { limitBytes = HEAD_LIMIT_BYTES, waitMs = HEAD_WAIT_MS, firstByteWaitMs = FIRST_BYTE_WAIT_MS } = {},
+): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
+    let timer = setTimeout(() => finish(null), firstByteWaitMs);
     const finish = (head: Buffer | null) => {
       clearTimeout(timer);
       socket.off("data", onData);
@@ -50,6 +60,10 @@ export function readRequestHead(socket: Socket, { limitBytes = HEAD_LIMIT_BYTES,
       resolve(head && Buffer.concat([head, stopReading(socket)]));
     };
     const onData = (chunk: Buffer) => {
+      if (length === 0) {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish(Buffer.concat(chunks, length)), waitMs);
+      }
       chunks.push(chunk);
       length += chunk.length;
       // The end of the head may straddle two chunks: look from just before the new one.
@@ -57,7 +71,6 @@ export function readRequestHead(socket: Socket, { limitBytes = HEAD_LIMIT_BYTES,
       if (length >= limitBytes || seen.indexOf(HEAD_END, Math.max(0, length - chunk.length - 3), "latin1") >= 0) finish(seen);
     };
     const onClose = () => finish(null);
-    const timer = setTimeout(() => finish(Buffer.concat(chunks, length)), waitMs);
     socket.on("data", onData);
     socket.once("close", onClose);
     socket.once("error", onClose);
