@@ -5,6 +5,7 @@
 // A web process that dies (a crash, the OOM killer, kill -9) is started again by the same policy as
 // scripts/start.mjs's children (supervise.mjs) while the others go on answering. SIGTERM and SIGINT are passed on
 // to all of them; the listener closes after the shutdown delay, and this process exits once they have all exited.
+import type { Serializable } from "node:child_process";
 import cluster, { type Worker } from "node:cluster";
 import type { Server } from "node:http";
 import net, { type Socket } from "node:net";
@@ -22,8 +23,13 @@ const READY = "scanroom:ready";
 /** How long a connection waits for a web process of its kind (being started or replaced) before another kind takes it. */
 const WAIT_FOR_KIND_MS = 5_000;
 /** The environment variables that tell a web process its kind and its nice value. */
-const KIND_VARIABLE = "SCANROOM_WEB_PROCESS_KIND";
+export const KIND_VARIABLE = "SCANROOM_WEB_PROCESS_KIND";
 const NICE_VARIABLE = "SCANROOM_WEB_PROCESS_NICE";
+
+/** The value under `mark` of a message between the supervisor and its web processes; undefined for any other message. */
+function marked(message: unknown, mark: string): unknown {
+  return message && typeof message === "object" && mark in message ? (message as Record<string, unknown>)[mark] : undefined;
+}
 
 interface WaitingConnection {
   socket: Socket;
@@ -68,8 +74,8 @@ export function siblingChannel<T>(topic: string): { send: (body: T) => void; lis
     // With a callback, a closed channel (the supervisor gone) is an error passed to it, not an 'error' event that would end this process.
     send: (body) => void process.send?.({ [TO_SIBLINGS]: topic, body }, undefined, {}, () => {}),
     listen: (receive) =>
-      void process.on("message", (message: Record<string, unknown> | null) => {
-        if (message && typeof message === "object" && message[TO_SIBLINGS] === topic) receive(message.body as T);
+      void process.on("message", (message: { body: T } | null) => {
+        if (marked(message, TO_SIBLINGS) === topic) receive(message!.body);
       }),
   };
 }
@@ -94,9 +100,9 @@ export function serveHandedConnections(server: Server): HandedConnections | null
   const kind = webProcessKind();
   if (!process.send || !kind) return null;
   const connections = takeHandedConnections(server);
-  process.on("message", (message: Record<string, unknown> | null, socket?: Socket) => {
-    if (!message || typeof message !== "object" || !(CONNECTION in message)) return;
-    if (socket) connections.give(socket, message[CONNECTION] as Uint8Array);
+  process.on("message", (message: unknown, socket?: Socket) => {
+    const head = marked(message, CONNECTION);
+    if (head instanceof Uint8Array && socket) connections.give(socket, head);
   });
   process.send({ [READY]: kind }, undefined, {}, () => {});
   return connections;
@@ -109,8 +115,8 @@ export function serveHandedConnections(server: Server): HandedConnections | null
 export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string) => void process.stderr.write(`${line}\n`)): boolean {
   if (plan.visitors + plan.signedIn <= 1 || !cluster.isPrimary) return false;
   const policy = restartPolicy();
-  const started = new Map<number, { kind: WebProcessKind; at: number }>();
-  const ready: Record<WebProcessKind, Worker[]> = { visitors: [], "signed-in": [] };
+  /** Each web process's kind, when it was started, and whether it has said it is ready. */
+  const processes = new Map<Worker, { kind: WebProcessKind; startedAt: number; ready: boolean }>();
   /** Connections that came while no web process of their kind was ready (at start, or while one is replaced). */
   let waiting: WaitingConnection[] = [];
   let turn = 0;
@@ -123,10 +129,10 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
    * other kind once `anyKind`: a keep-alive connection stays where it is handed, so it is not given away at once.
    */
   const pick = (kind: WebProcessKind, anyKind: boolean): Worker | undefined => {
-    const alive = (workers: Worker[]) => workers.filter((worker) => worker.isConnected());
-    const own = alive(ready[kind]);
-    const pool = own.length > 0 || !anyKind ? own : alive([...ready.visitors, ...ready["signed-in"]]);
-    return pool.length > 0 ? pool[turn++ % pool.length] : undefined;
+    const serving = [...processes].filter(([worker, { ready }]) => ready && worker.isConnected());
+    const own = serving.filter(([, state]) => state.kind === kind);
+    const pool = own.length > 0 || !anyKind ? own : serving;
+    return pool.length > 0 ? pool[turn++ % pool.length][0] : undefined;
   };
   const hand = (connection: WaitingConnection) => {
     const { socket, head, kind, since } = connection;
@@ -163,17 +169,16 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
     for (let i = 0; i < plan.signedIn; i++) fork("signed-in");
   });
 
-  cluster.on("message", (from, message: Record<string, unknown> | null) => {
-    if (!message || typeof message !== "object") return;
-    if (READY in message) {
-      const kind = message[READY] as WebProcessKind;
-      ready[kind].push(from);
+  cluster.on("message", (from, message: Serializable) => {
+    const started = processes.get(from);
+    if (started && marked(message, READY) !== undefined) {
+      started.ready = true;
       const held = waiting;
       waiting = [];
       for (const connection of held) hand(connection);
       return;
     }
-    if (!(TO_SIBLINGS in message)) return;
+    if (marked(message, TO_SIBLINGS) === undefined) return;
     for (const worker of Object.values(cluster.workers ?? {})) {
       // A web process that exits meanwhile misses it (the callback takes the error instead of an 'error' event).
       if (worker && worker !== from && worker.isConnected()) worker.send(message, undefined, {}, () => {});
@@ -181,18 +186,16 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   });
   const fork = (kind: WebProcessKind) => {
     const nice = kind === "signed-in" ? plan.signedInNice : 0;
-    const worker = cluster.fork({ [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice) });
-    started.set(worker.id, { kind, at: Date.now() });
+    processes.set(cluster.fork({ [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice) }), { kind, startedAt: Date.now(), ready: false });
   };
   cluster.on("exit", (worker, code, signal) => {
-    const { kind, at } = started.get(worker.id) ?? { kind: "visitors" as const, at: Date.now() };
-    started.delete(worker.id);
-    ready[kind] = ready[kind].filter((other) => other !== worker);
+    const { kind, startedAt } = processes.get(worker) ?? { kind: "visitors" as const, startedAt: Date.now() };
+    processes.delete(worker);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    const { delayMs } = policy.afterExit(Date.now() - at);
+    const { delayMs } = policy.afterExit(Date.now() - startedAt);
     log(`[scanroom] web process ${worker.process.pid} (${kind}) exited (${code ?? signal}); starting another in ${delayMs / 1000} s`);
     setTimeout(() => !stopping && fork(kind), delayMs);
   });

@@ -1,9 +1,10 @@
 // The renderer process over real IPC: one process serves job after job, a model it cannot draw fails alone, and a
 // timeout, a crash or idleness ends the process so that the next job starts a new one.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { threadNiceness } from "../../tests/setup/processes";
 import { SHARED_DATA } from "../../tests/setup/shared-data";
 import { RendererProcess } from "./renderer-process.server";
 
@@ -43,8 +44,8 @@ describe("the renderer process", () => {
       expect(isWebp(path.join(work, "again.webp"))).toBe(true);
       expect(renderer.pid).toBe(pid);
       expect(renderer.started).toBe(1);
-      // At the lowest CPU priority, in every thread (field 19 of each thread's stat: Linux keeps priorities per thread).
-      const niceness = readdirSync(`/proc/${pid}/task`).map((task) => Number(readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8").split(") ")[1].split(" ")[16]));
+      // At the lowest CPU priority, in every thread.
+      const niceness = threadNiceness(pid!);
       expect(niceness.length).toBeGreaterThan(1);
       expect(new Set(niceness)).toEqual(new Set([19]));
     } finally {

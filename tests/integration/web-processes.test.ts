@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { Agent, get as httpGet } from "node:http";
 import { getPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { descendantPids, freePort, serverChildPids } from "../setup/processes";
+import { descendantPids, freePort, serverChildPids, threadNiceness } from "../setup/processes";
 import { waitFor } from "../setup/wait-for";
 
 // Issue 37: with WEB_PROCESSES=2 the server is two web processes for visitors and one for signed-in work, at a lower
@@ -43,11 +42,6 @@ function getOnNewConnection(url: string, headers: Record<string, string> = {}): 
       res.on("end", () => resolve({ status: res.statusCode ?? 0, age: res.headers.age }));
     }).on("error", reject);
   });
-}
-
-/** The nice value of each thread of process `pid` (field 19 of /proc/<pid>/task/<tid>/stat). */
-function threadNiceness(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`).map((task) => Number(readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8").split(") ")[1].split(" ")[16]));
 }
 
 /** A GET on a keep-alive connection: what the server says of keeping it (the Keep-Alive header). */

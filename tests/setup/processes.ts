@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
+import { KIND_VARIABLE } from "../../app/lib/web-processes.server";
 
 /** Every process's id and parent id (Linux /proc). */
 function processTable(): Array<{ pid: number; parent: number }> {
@@ -49,11 +50,19 @@ export function descendantPids(pid: number): number[] {
   return found;
 }
 
+/** The nice value of each thread of process `pid` (field 19 of /proc/<pid>/task/<tid>/stat: Linux keeps priorities per thread). */
+export function threadNiceness(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((task) => {
+    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+}
+
 /** The kind a supervisor gave web process `pid` ("visitors", "signed-in"; decision 064), from its environment, or null. */
 export function webProcessKindOf(pid: number): string | null {
   try {
     const variables = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-    return variables.find((variable) => variable.startsWith("SCANROOM_WEB_PROCESS_KIND="))?.split("=")[1] ?? null;
+    return variables.find((variable) => variable.startsWith(`${KIND_VARIABLE}=`))?.split("=")[1] ?? null;
   } catch {
     return null;
   }
