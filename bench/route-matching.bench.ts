@@ -1,6 +1,6 @@
 // Route matching (docs/decisions/063-route-matches-remembered.md), printed only, no pass/fail: the matching a page
 // request makes against the real build's 128 routes, with @remix-run/router's matchRoutes as it is (the baseline)
-// and with each route tree's answers remembered per path. A page request here is what Remix does for one:
+// and with each route tree's answers remembered per path shape (ids as placeholders). A page request here is what Remix does for one:
 // the request handler's match, lazy route discovery's match of each parent path, and the render's match. The
 // requests are model pages, embeds and downloads of BENCH_ROUTE_ITEMS models (2,000) picked by Zipf-like
 // popularity, the front door and Explore.

@@ -18,6 +18,8 @@ function routeTree() {
         { id: "routes/item.$id_.edit", path: "item/:id/edit" },
         { id: "routes/embed.$id", path: "embed/:id" },
         { id: "routes/v1.item.$id.file", path: "v1/item/:id/file" },
+        { id: "routes/v1.item.$id.annotations.$annotationId", path: "v1/item/:id/annotations/:annotationId" },
+        { id: "routes/storage.$", path: "storage/*" },
         { id: "routes/u.$handle", path: "u/:handle/:tab?" },
         {
           id: "routes/dashboard",
@@ -47,6 +49,16 @@ const PATHS = [
   "/no/such/page",
   "/item",
   "",
+  "/v1/item/0f171279-8e16-4be6-b56c-38a9eafbc746/annotations/7d2d6a4e-52b9-4a53-9f5e-1c3f8e2b9a10",
+  "/EMBED/0F171279-8E16-4BE6-B56C-38A9EAFBC746",
+  "/storage/items/0f171279-8e16-4be6-b56c-38a9eafbc746/model.glb",
+  "/storage/0f171279-8e16-4be6-b56c-38a9eafbc746",
+  "/u/0f171279-8e16-4be6-b56c-38a9eafbc746/0f171279-8e16-4be6-b56c-38a9eafbc746",
+  "/item/0f171279-8e16-4be6-b56c-38a9eafbc746/edit",
+  "/item/0f171279-8e16-4be6-b56c-38a9eafbc746x",
+  // Holds the shapes' own placeholder: matched as it is.
+  "/storage/5ca40000-0000-4000-8000-000000000000/0f171279-8e16-4be6-b56c-38a9eafbc746",
+  "/storage/x5ca40000-0000-4000-8000-000000000001y/0f171279-8e16-4be6-b56c-38a9eafbc746",
 ];
 
 describe("rememberingMatchRoutes", () => {
@@ -66,7 +78,7 @@ describe("rememberingMatchRoutes", () => {
     expect(remembering(routes, "/elsewhere/item/abc", "/app")).toBeNull();
     // The same path under another basename is another answer.
     expect(remembering(routes, "/app/item/abc", "/app")![1].route).toBe(routes[0].children[1]);
-    expect(remembering(routes, "/app/item/abc", "/")![1].route).toBe(routes[0].children[7]);
+    expect(remembering(routes, "/app/item/abc", "/")![1].route).toBe(routes[0].children[9]);
   });
 
   it("works out each path of a route tree once, whatever form the location takes", () => {
@@ -82,6 +94,33 @@ describe("rememberingMatchRoutes", () => {
     // Another tree (another build) is worked out on its own.
     remembering(routeTree(), "/item/abc");
     expect(counted).toHaveBeenCalledTimes(3);
+  });
+
+  it("works out each shape of path once: the same page of another model is the first one's answer with its own id", () => {
+    const routes = routeTree();
+    const counted = vi.fn(original);
+    const remembering = rememberingMatchRoutes(counted);
+    const one = "0f171279-8e16-4be6-b56c-38a9eafbc746";
+    const other = "7D2D6A4E-52B9-4A53-9F5E-1C3F8E2B9A10";
+    expect(remembering(routes, `/item/${one}`)).toEqual(original(routes, `/item/${one}`));
+    expect(remembering(routes, `/item/${other}`)).toEqual(original(routes, `/item/${other}`));
+    expect(remembering(routes, `/item/${other}`)![1]).toMatchObject({ params: { id: other }, pathname: `/item/${other}`, pathnameBase: `/item/${other}` });
+    expect(counted).toHaveBeenCalledTimes(1);
+    // Two ids in a path: each goes back to its place.
+    const two = remembering(routes, `/v1/item/${other}/annotations/${one}`)!;
+    expect(two[1].params).toEqual({ id: other, annotationId: one });
+    expect(remembering(routes, `/v1/item/${one}/annotations/${other}`)![1].params).toEqual({ id: one, annotationId: other });
+    expect(counted).toHaveBeenCalledTimes(2);
+  });
+
+  it("matches paths as they are in a route tree that names a uuid itself", () => {
+    const id = "0f171279-8e16-4be6-b56c-38a9eafbc746";
+    const routes = [{ id: "root", path: "", children: [{ id: "pinned", path: `item/${id}` }, { id: "any", path: "item/:id" }] }];
+    const counted = vi.fn(original);
+    const remembering = rememberingMatchRoutes(counted);
+    expect(remembering(routes, `/item/${id}`)![1].route).toBe(routes[0].children[0]);
+    expect(remembering(routes, "/item/7d2d6a4e-52b9-4a53-9f5e-1c3f8e2b9a10")![1].route).toBe(routes[0].children[1]);
+    expect(counted).toHaveBeenCalledTimes(2);
   });
 
   it("gives each caller its own matches: changing one answer changes no later one", () => {

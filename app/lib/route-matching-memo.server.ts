@@ -5,9 +5,10 @@
 // (docs/decisions/063-route-matches-remembered.md).
 //
 // The answer depends only on the route tree, the path and the basename, and the route trees are built once per
-// build: so each tree's answers are remembered, per path. The module's callers (Remix's request handler and its
-// lazy route discovery) read `router.matchRoutes` off the module at each call, so replacing the export is enough.
-// The router's own calls inside a request (its static handler's `query`) keep the original.
+// build: so each tree's answers are remembered, per path shape (a model's page is matched once, not once per
+// model). The module's callers (Remix's request handler and its lazy route discovery) read `router.matchRoutes`
+// off the module at each call, so replacing the export is enough. The router's own calls inside a request (its
+// static handler's `query`) keep the original.
 import { createRequire } from "node:module";
 
 /** One route of a match, as @remix-run/router answers it. */
@@ -20,33 +21,75 @@ export interface RouteMatch {
 
 export type MatchRoutes = (routes: readonly unknown[], location: string | { pathname?: string }, basename?: string, ...rest: unknown[]) => RouteMatch[] | null;
 
-/** Paths remembered per route tree; past this many (a crawler trying every id) the tree's memo starts again. */
+/** Path shapes remembered per route tree; past this many (a crawler trying every path) the tree's memo starts again. */
 export const PATHS_PER_ROUTE_TREE = 5_000;
 
 const REMEMBERS = Symbol.for("scanroom.remembersRouteMatches");
+const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The k-th id segment of a path stands for this uuid in its shape (k < 100); a path already holding it is kept as it is. */
+const PLACEHOLDER_STEM = "5ca40000-0000-4000-8000-0000000000";
+const placeholder = (k: number) => `${PLACEHOLDER_STEM}${String(k).padStart(2, "0")}`;
 
 /**
- * A `matchRoutes` that answers as `original` does, remembering each route tree's answers per path and basename.
- * Every caller gets its own copy of the matches (and of their params), so one caller's change cannot reach another's.
+ * A path's shape: each segment that is a uuid (a model's, a user's, an annotation's id) replaced by a placeholder
+ * uuid, so that /item/<one id> and /item/<another> are matched once. Null when the path has no such segment or
+ * could be mistaken for a shape.
+ */
+function shapeOf(pathname: string): { shape: string; ids: string[] } | null {
+  if (pathname.toLowerCase().includes(PLACEHOLDER_STEM)) return null;
+  const ids: string[] = [];
+  const segments = pathname.split("/");
+  for (let i = 0; i < segments.length && ids.length < 100; i++) {
+    if (!UUID_SEGMENT.test(segments[i])) continue;
+    ids.push(segments[i]);
+    segments[i] = placeholder(ids.length - 1);
+  }
+  return ids.length > 0 ? { shape: segments.join("/"), ids } : null;
+}
+
+/** Whether some route's own path names a uuid: then a path's shape could match another route than the path itself. */
+function namesUuid(routes: readonly unknown[]): boolean {
+  return routes.some((route) => {
+    const { path, children } = (route ?? {}) as { path?: unknown; children?: unknown };
+    if (typeof path === "string" && path.split("/").some((segment) => UUID_SEGMENT.test(segment))) return true;
+    return Array.isArray(children) && namesUuid(children);
+  });
+}
+
+/**
+ * A `matchRoutes` that answers as `original` does, remembering each route tree's answers per path shape and
+ * basename. A uuid segment matches a dynamic segment or a splat whatever its value, so the routes a shape matches are
+ * those of every path of that shape; each answer gets the path's own ids back in its pathnames and params. Every
+ * caller gets its own copy of the matches (and of their params), so one caller's change cannot reach another's.
  */
 export function rememberingMatchRoutes(original: MatchRoutes, limit = PATHS_PER_ROUTE_TREE): MatchRoutes {
-  const memos = new WeakMap<object, Map<string, RouteMatch[] | null>>();
-  const copy = (matches: RouteMatch[] | null) => matches?.map((match) => ({ ...match, params: { ...match.params } })) ?? null;
+  const memos = new WeakMap<object, { byShape: boolean; answers: Map<string, RouteMatch[] | null> }>();
+  const copy = (matches: RouteMatch[] | null, fill: (text: string) => string = (text) => text) =>
+    matches?.map((match) => ({
+      ...match,
+      pathname: fill(match.pathname),
+      pathnameBase: fill(match.pathnameBase),
+      params: Object.fromEntries(Object.entries(match.params).map(([name, value]) => [name, value === undefined ? value : fill(value)])),
+    })) ?? null;
   const remembering: MatchRoutes = (routes, location, basename = "/", ...rest) => {
     // Anything but the documented three arguments (a future flag, a partial match) goes straight through.
     if (rest.length > 0 || !Array.isArray(routes) || typeof basename !== "string") return original(routes, location, basename, ...rest);
     const pathname = typeof location === "string" ? location : location?.pathname || "/";
     if (typeof pathname !== "string") return original(routes, location, basename);
     let memo = memos.get(routes);
-    if (!memo) memos.set(routes, (memo = new Map()));
-    const key = `${basename}\u0000${pathname}`;
-    let matches = memo.get(key);
+    if (!memo) memos.set(routes, (memo = { byShape: !namesUuid(routes), answers: new Map() }));
+    const shaped = memo.byShape ? shapeOf(pathname) : null;
+    const asked = shaped?.shape ?? pathname;
+    const key = `${basename}\u0000${asked}`;
+    let matches = memo.answers.get(key);
     if (matches === undefined) {
-      matches = original(routes, pathname, basename);
-      if (memo.size >= limit) memo.clear();
-      memo.set(key, copy(matches));
+      matches = original(routes, asked, basename);
+      if (memo.answers.size >= limit) memo.answers.clear();
+      memo.answers.set(key, copy(matches));
     }
-    return copy(matches);
+    if (!shaped) return copy(matches);
+    const { ids } = shaped;
+    return copy(matches, (text) => ids.reduce((filled, id, k) => filled.replaceAll(placeholder(k), id), text));
   };
   return Object.assign(remembering, { [REMEMBERS]: true });
 }
