@@ -20,7 +20,7 @@ import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
-import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan } from "./app/lib/web-processes.server";
+import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, worksFollowUps } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -210,8 +210,9 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   );
   app.use(requestErrorHandler);
   // Follow-ups the domain commits (delivery copies, thumbnails, storefront syncs, scans) go to the job queue
-  // from here: every web process runs the outbox's relay (app/jobs/outbox-relay.server.ts).
-  startOutboxRelay();
+  // from here (app/jobs/outbox-relay.server.ts), and the process that hands one on works its queue: every web
+  // process but the visitors' ones beside a signed-in process, whose follow-ups wait for its sweep (5 s at most).
+  if (worksFollowUps()) startOutboxRelay();
   return app;
 }
 

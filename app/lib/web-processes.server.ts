@@ -25,6 +25,8 @@ const WAIT_FOR_KIND_MS = 5_000;
 /** The environment variables that tell a web process its kind and its nice value. */
 export const KIND_VARIABLE = "SCANROOM_WEB_PROCESS_KIND";
 const NICE_VARIABLE = "SCANROOM_WEB_PROCESS_NICE";
+/** "1" in every web process of a supervisor that sorts connections (visitors' and signed-in processes both). */
+const SORTED_VARIABLE = "SCANROOM_WEB_PROCESSES_SORTED";
 
 /** The value under `mark` of a message between the supervisor and its web processes; undefined for any other message. */
 function marked(message: unknown, mark: string): unknown {
@@ -84,6 +86,15 @@ export function siblingChannel<T>(topic: string): { send: (body: T) => void; lis
 export function webProcessKind(): WebProcessKind | null {
   const kind = cluster.isWorker ? process.env[KIND_VARIABLE] : undefined;
   return kind === "visitors" || kind === "signed-in" ? kind : null;
+}
+
+/**
+ * Whether this process relays the follow-ups the domain commits to the job queue and works the queues it feeds
+ * (thumbnails, delivery copies, storefront syncs: app/jobs/outbox-relay.server.ts). Every process does, except a
+ * visitors' process beside signed-in ones: that work follows creators' uploads and edits, and runs at their priority.
+ */
+export function worksFollowUps(): boolean {
+  return !(webProcessKind() === "visitors" && process.env[SORTED_VARIABLE] === "1");
 }
 
 /** In a web process started by the supervisor: takes its kind's CPU priority, first thing, so that even its start-up yields to visitors. */
@@ -186,7 +197,8 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   });
   const fork = (kind: WebProcessKind) => {
     const nice = kind === "signed-in" ? plan.signedInNice : 0;
-    processes.set(cluster.fork({ [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice) }), { kind, startedAt: Date.now(), ready: false });
+    const env = { [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice), [SORTED_VARIABLE]: sorting ? "1" : "0" };
+    processes.set(cluster.fork(env), { kind, startedAt: Date.now(), ready: false });
   };
   cluster.on("exit", (worker, code, signal) => {
     const { kind, startedAt } = processes.get(worker) ?? { kind: "visitors" as const, startedAt: Date.now() };

@@ -3,6 +3,7 @@ import { Agent, get as httpGet } from "node:http";
 import { getPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { descendantPids, freePort, serverChildPids, threadNiceness } from "../setup/processes";
 import { waitFor } from "../setup/wait-for";
@@ -13,10 +14,13 @@ import { waitFor } from "../setup/wait-for";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const children: ChildProcess[] = [];
+/** The test's own connection to the server's database (closed after the test, whatever happened). */
+let database: pg.Client | undefined;
 /** Starting web processes through tsx takes seconds; on a loaded machine, many. */
 const LIMIT_MS = 90_000;
 
 afterAll(async () => {
+  await database?.end().catch(() => {});
   for (const child of children) {
     // A test that failed before its SIGTERM leaves the supervisor and its web processes below tsx: not orphaned.
     for (const pid of child.pid ? descendantPids(child.pid) : []) {
@@ -106,15 +110,27 @@ describe("several web processes on one port", () => {
 
     // Connections go by their first request: with signed-in work's process stopped (SIGSTOP), visitors' pages are
     // still answered, while a request with a bearer token waits for it and is answered once it runs again.
+    // Follow-ups (a thumbnail to render) are relayed and worked by signed-in work's process alone: one committed
+    // meanwhile waits for it, though every relay sweeps for rows every 5 s.
     process.kill(signedIn[0], "SIGSTOP");
+    database = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await database.connect();
+    const followUp = await database.query<{ id: string }>(
+      `INSERT INTO "OutboxMessage" (kind, payload) VALUES ('thumbnail', $1) RETURNING id`,
+      [{ itemId: "0f171279-8e16-4be6-b56c-38a9eafbc746", sourceKey: "items/none.glb" }],
+    );
+    const stillQueued = async () => ((await database!.query(`SELECT 1 FROM "OutboxMessage" WHERE id = $1`, [followUp.rows[0].id])).rowCount ?? 0) > 0;
     let bearerAnswer: number | undefined;
     const bearer = getOnNewConnection(`${site}/v1/items`, { authorization: "Bearer not-a-token" }).then(({ status }) => (bearerAnswer = status));
     for (let i = 0; i < 4; i++) expect((await getOnNewConnection(`${site}/healthz`)).status).toBe(200);
     expect((await getOnNewConnection(`${site}/`)).status).toBe(200);
     expect(bearerAnswer).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    expect(await stillQueued()).toBe(true);
     process.kill(signedIn[0], "SIGCONT");
     await bearer;
     expect(bearerAnswer).toBe(401);
+    await waitFor("the follow-up relayed by signed-in work's process", async () => !(await stillQueued()), LIMIT_MS, 200);
 
     // Once the supervisor knows the first web process was killed, requests (each on a new connection) one after
     // another until its replacement serves: every one answered 200 by the web process left.
