@@ -1,8 +1,8 @@
 // Route matching (docs/decisions/063-route-matches-remembered.md), printed only, no pass/fail: the matching a page
 // request makes against the real build's 128 routes, with @remix-run/router's matchRoutes as it is (the baseline)
-// and with each route tree's answers remembered per path shape (ids as placeholders). A page request here is what Remix does for one:
-// the request handler's match, lazy route discovery's match of each parent path, and the render's match. The
-// requests are model pages, embeds and downloads of BENCH_ROUTE_ITEMS models (2,000) picked by Zipf-like
+// and with each route tree's answers remembered per path shape (ids as placeholders). A page request here is what
+// Remix does for one: the request handler's match, then, on the tree the page renders with (built again for each
+// render, in both runs), lazy route discovery's match of each parent path and the render's match. The requests are model pages, embeds and downloads of BENCH_ROUTE_ITEMS models (2,000) picked by Zipf-like
 // popularity, the front door and Explore.
 //   npx tsx bench/route-matching.bench.ts
 import { createRequire } from "node:module";
@@ -20,7 +20,6 @@ const { createRoutes, createStaticHandlerDataRoutes } = require("@remix-run/serv
 };
 const build = (await import(path.join(buildDir, "server/index.js"))) as { routes: Record<string, unknown>; future: unknown };
 const serverRoutes = createRoutes(build.routes);
-const dataRoutes = createStaticHandlerDataRoutes(build.routes, build.future);
 
 const ITEMS = Number(process.env.BENCH_ROUTE_ITEMS ?? 2_000);
 const REQUESTS = Number(process.env.BENCH_ROUTE_REQUESTS ?? 30_000);
@@ -43,13 +42,17 @@ for (let i = 0; i < REQUESTS; i++) {
   paths.push(kind < 0.6 ? `/item/${ids[at]}` : kind < 0.85 ? `/embed/${ids[at]}` : `/v1/item/${ids[at]}/file`);
 }
 
-/** The matching Remix does for one request: handler, each parent path (lazy route discovery), the render. */
+/**
+ * The matching Remix does for one request: the handler's on the server's tree, then, on the tree the page renders
+ * with (which Remix builds again for every render), each parent path (lazy route discovery) and the render's own.
+ */
 function pageRequest(matchRoutes: MatchRoutes, pathname: string): number {
   let found = matchRoutes(serverRoutes, pathname)?.length ?? 0;
+  const renderRoutes = createStaticHandlerDataRoutes(build.routes, build.future);
   const segments = pathname.split("/").filter(Boolean);
   segments.pop();
-  for (const parent of ["/", ...segments.map((_, i) => `/${segments.slice(0, i + 1).join("/")}`)]) found += matchRoutes(dataRoutes, parent)?.length ?? 0;
-  return found + (matchRoutes(dataRoutes, pathname)?.length ?? 0);
+  for (const parent of ["/", ...segments.map((_, i) => `/${segments.slice(0, i + 1).join("/")}`)]) found += matchRoutes(renderRoutes, parent)?.length ?? 0;
+  return found + (matchRoutes(renderRoutes, pathname)?.length ?? 0);
 }
 
 function run(matchRoutes: MatchRoutes): { microseconds: number; found: number } {

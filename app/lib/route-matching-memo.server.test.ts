@@ -91,9 +91,30 @@ describe("rememberingMatchRoutes", () => {
     expect(counted).toHaveBeenCalledTimes(1);
     remembering(routes, "/item/def");
     expect(counted).toHaveBeenCalledTimes(2);
-    // Another tree (another build) is worked out on its own.
-    remembering(routeTree(), "/item/abc");
+    // Another tree (another build: a route's path changed) is worked out on its own.
+    const rebuilt = routeTree();
+    rebuilt[0].children[1].path = "model/:id";
+    expect(remembering(rebuilt, "/item/abc")).toEqual(original(rebuilt, "/item/abc"));
     expect(counted).toHaveBeenCalledTimes(3);
+  });
+
+  it("knows a tree built again from the same routes (as Remix builds one for every render) and answers with that copy's routes", () => {
+    const counted = vi.fn(original);
+    const remembering = rememberingMatchRoutes(counted);
+    remembering(routeTree(), "/item/abc");
+    remembering(routeTree(), "/");
+    const copy = routeTree();
+    const matches = remembering(copy, "/item/abc")!;
+    expect(matches).toEqual(original(copy, "/item/abc"));
+    expect(matches[0].route).toBe(copy[0]);
+    expect(matches[1].route).toBe(copy[0].children[1]);
+    expect(remembering(copy, "/")![1].route).toBe(copy[0].children[0]);
+    expect(counted).toHaveBeenCalledTimes(2);
+    // A tree whose ids repeat cannot be told by its outline: matched as it is, every time.
+    const repeated = [{ id: "a", path: "x" }, { id: "a", path: "y" }];
+    expect(remembering(repeated, "/y")).toEqual(original(repeated, "/y"));
+    remembering(repeated, "/y");
+    expect(counted).toHaveBeenCalledTimes(4);
   });
 
   it("works out each shape of path once: the same page of another model is the first one's answer with its own id", () => {

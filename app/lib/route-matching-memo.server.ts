@@ -56,40 +56,100 @@ function namesUuid(routes: readonly unknown[]): boolean {
   });
 }
 
+/** A match as remembered: its route by id, so that every copy of a tree gets its own route objects back. */
+interface RememberedMatch {
+  routeId: string;
+  params: Record<string, string | undefined>;
+  pathname: string;
+  pathnameBase: string;
+}
+
+interface TreeMemo {
+  /** False where some route's own path names a uuid: paths are then remembered as they are. */
+  byShape: boolean;
+  answers: Map<string, RememberedMatch[] | null>;
+}
+
+/** Distinct route trees remembered; past this many (a development server rebuilding) all are forgotten. */
+const MAX_TREES = 64;
+
+/**
+ * What matching depends on in a route tree, in order (ids, paths, index and case flags, nesting), and its routes by
+ * id; null where ids are missing or repeated.
+ */
+function outlineOf(routes: readonly unknown[]): { outline: string; byId: Map<string, unknown> } | null {
+  const byId = new Map<string, unknown>();
+  const walk = (list: readonly unknown[]): unknown[] | null => {
+    const outlined: unknown[] = [];
+    for (const route of list) {
+      const { id, path, index, caseSensitive, children } = (route ?? {}) as { id?: unknown; path?: unknown; index?: unknown; caseSensitive?: unknown; children?: unknown };
+      if (typeof id !== "string" || byId.has(id)) return null;
+      byId.set(id, route);
+      const nested = Array.isArray(children) ? walk(children) : null;
+      if (Array.isArray(children) && !nested) return null;
+      outlined.push([id, path ?? null, index === true, caseSensitive === true, nested]);
+    }
+    return outlined;
+  };
+  const outline = walk(routes);
+  return outline ? { outline: JSON.stringify(outline), byId } : null;
+}
+
 /**
  * A `matchRoutes` that answers as `original` does, remembering each route tree's answers per path shape and
- * basename. A uuid segment matches a dynamic segment or a splat whatever its value, so the routes a shape matches are
- * those of every path of that shape; each answer gets the path's own ids back in its pathnames and params. Every
- * caller gets its own copy of the matches (and of their params), so one caller's change cannot reach another's.
+ * basename.
+ * - A tree is known by its outline, not by its array: Remix builds the tree a page renders with again for every
+ *   render, and lazy route discovery matches the page's parent paths on that copy. Each answer holds the routes of
+ *   the copy it was asked on.
+ * - A uuid segment matches a dynamic segment or a splat whatever its value, so the routes a shape matches are those
+ *   of every path of that shape; each answer gets the path's own ids back in its pathnames and params.
+ * - Every caller gets its own copy of the matches (and of their params), so one caller's change cannot reach another's.
  */
 export function rememberingMatchRoutes(original: MatchRoutes, limit = PATHS_PER_ROUTE_TREE): MatchRoutes {
-  const memos = new WeakMap<object, { byShape: boolean; answers: Map<string, RouteMatch[] | null> }>();
-  const copy = (matches: RouteMatch[] | null, fill: (text: string) => string = (text) => text) =>
-    matches?.map((match) => ({
-      ...match,
-      pathname: fill(match.pathname),
-      pathnameBase: fill(match.pathnameBase),
-      params: Object.fromEntries(Object.entries(match.params).map(([name, value]) => [name, value === undefined ? value : fill(value)])),
-    })) ?? null;
+  const memos = new Map<string, TreeMemo>();
+  const trees = new WeakMap<object, { memo: TreeMemo; byId: Map<string, unknown> } | null>();
+  const treeOf = (routes: readonly unknown[]) => {
+    let tree = trees.get(routes);
+    if (tree !== undefined) return tree;
+    const outlined = outlineOf(routes);
+    if (outlined) {
+      let memo = memos.get(outlined.outline);
+      if (!memo) {
+        if (memos.size >= MAX_TREES) memos.clear();
+        memos.set(outlined.outline, (memo = { byShape: !namesUuid(routes), answers: new Map() }));
+      }
+      tree = { memo, byId: outlined.byId };
+    } else tree = null;
+    trees.set(routes, tree);
+    return tree;
+  };
   const remembering: MatchRoutes = (routes, location, basename = "/", ...rest) => {
     // Anything but the documented three arguments (a future flag, a partial match) goes straight through.
     if (rest.length > 0 || !Array.isArray(routes) || typeof basename !== "string") return original(routes, location, basename, ...rest);
     const pathname = typeof location === "string" ? location : location?.pathname || "/";
-    if (typeof pathname !== "string") return original(routes, location, basename);
-    let memo = memos.get(routes);
-    if (!memo) memos.set(routes, (memo = { byShape: !namesUuid(routes), answers: new Map() }));
-    const shaped = memo.byShape ? shapeOf(pathname) : null;
+    const tree = typeof pathname === "string" ? treeOf(routes) : null;
+    if (!tree) return original(routes, location, basename);
+    const shaped = tree.memo.byShape ? shapeOf(pathname) : null;
     const asked = shaped?.shape ?? pathname;
     const key = `${basename}\u0000${asked}`;
-    let matches = memo.answers.get(key);
-    if (matches === undefined) {
-      matches = original(routes, asked, basename);
-      if (memo.answers.size >= limit) memo.answers.clear();
-      memo.answers.set(key, copy(matches));
+    let remembered = tree.memo.answers.get(key);
+    if (remembered === undefined) {
+      const matches = original(routes, asked, basename);
+      remembered =
+        matches?.map(({ route, params, pathname, pathnameBase }) => ({ routeId: (route as { id: string }).id, params: { ...params }, pathname, pathnameBase })) ?? null;
+      if (tree.memo.answers.size >= limit) tree.memo.answers.clear();
+      tree.memo.answers.set(key, remembered);
     }
-    if (!shaped) return copy(matches);
-    const { ids } = shaped;
-    return copy(matches, (text) => ids.reduce((filled, id, k) => filled.replaceAll(placeholder(k), id), text));
+    const ids = shaped?.ids ?? [];
+    const fill = (text: string) => ids.reduce((filled, id, k) => filled.replaceAll(placeholder(k), id), text);
+    return (
+      remembered?.map((match) => ({
+        params: Object.fromEntries(Object.entries(match.params).map(([name, value]) => [name, value === undefined ? value : fill(value)])),
+        pathname: fill(match.pathname),
+        pathnameBase: fill(match.pathnameBase),
+        route: tree.byId.get(match.routeId),
+      })) ?? null
+    );
   };
   return Object.assign(remembering, { [REMEMBERS]: true });
 }
