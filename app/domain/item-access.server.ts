@@ -35,6 +35,13 @@ export async function getVisibleItem({ itemId, viewerId }: { itemId: string; vie
   return item;
 }
 
+/** The item alone, where its owner's fields are not needed (a model file's download): one query where getVisibleItem makes two. */
+export async function getVisibleItemRecord({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<Item> {
+  const item = await db().item.findFirst({ where: { id: itemId, ...visibleTo(viewerId) } });
+  if (!item) throw notFound();
+  return item;
+}
+
 export async function getOwnedItem({ itemId, ownerId }: { itemId: string; ownerId: string }): Promise<Item> {
   const item = await db().item.findFirst({ where: { id: itemId, ownerId } });
   if (!item) throw notFound();

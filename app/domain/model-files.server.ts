@@ -1,7 +1,7 @@
 import type { Item } from "~/db.server";
 import { storage } from "~/storage/index.server";
 import { notFound } from "~/lib/errors";
-import { getOwnedItem, getVisibleItem } from "./item-access.server";
+import { getOwnedItem, getVisibleItemRecord } from "./item-access.server";
 import { coarseObject, deliveredObject } from "./delivery-copy";
 import { safeFileStem } from "./downloads";
 
@@ -39,7 +39,7 @@ export async function itemModelFile({
   variant?: ItemFileVariant;
 }): Promise<ModelFile> {
   // An item id alone never finds a file: visibility (or ownership for the original) is in the query.
-  const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItem({ itemId, viewerId });
+  const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItemRecord({ itemId, viewerId });
   if (!item) throw notFound();
   return storedModelFile({ name: item.name, modelType: variant.startsWith("mesh") ? "glb" : item.modelType, object: itemObject(item, variant), variant });
 }
