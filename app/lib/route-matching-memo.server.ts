@@ -4,9 +4,9 @@
 // manifest, once more while it renders. Under the load bench that was 9.6 % of a web process's CPU
 // (docs/decisions/063-route-matches-remembered.md).
 //
-// The answer depends only on the route tree, the path and the basename, and the route trees are built once per
-// build: so each tree's answers are remembered, per path shape (a model's page is matched once, not once per
-// model). The module's callers (Remix's request handler and its lazy route discovery) read `router.matchRoutes`
+// The answer depends only on the route tree's outline (its routes' ids, paths and nesting, the same in every copy
+// Remix builds of it), the path and the basename: so each outline's answers are remembered, per path shape (a
+// model's page is matched once, not once per model). The module's callers (Remix's request handler and its lazy route discovery) read `router.matchRoutes`
 // off the module at each call, so replacing the export is enough. The router's own calls inside a request (its
 // static handler's `query`) keep the original.
 import { createRequire } from "node:module";
