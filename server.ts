@@ -18,7 +18,7 @@ import { linkOriginOf, trustedProxyMatcher, type LinkOriginRules } from "./app/l
 import { requestLanes } from "./app/lib/request-lanes.server";
 import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
-import { sharedPageCache, type SharedPage } from "./app/lib/shared-page-cache.server";
+import { sharedPageCache, type RenderNotice, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
 import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, worksFollowUps } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
@@ -184,14 +184,18 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   if (config.SHARED_PAGE_CACHE_MB > 0) {
     let changes: SharedPageChanges | null = null;
     // With several web processes, a page one renders is given to the others (decision 060): rendered once, not once each.
+    // Each says which pages it is rendering, so that the others wait for its copy rather than render them too (decision 065).
     const siblings = siblingChannel<SharedPage>("shared-page");
+    const siblingRenders = siblingChannel<RenderNotice>("page-render");
     const cache = sharedPageCache({
       maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024,
       onView: views.countItemView,
       keptSeconds: () => (changes?.live ? config.SHARED_PAGE_KEPT_SECONDS : 0),
       share: siblings?.send,
+      announce: siblingRenders?.send,
     });
     siblings?.listen(cache.receive);
+    siblingRenders?.listen(cache.heard);
     if (config.SHARED_PAGE_KEPT_SECONDS > 0 && config.DATABASE_URL) {
       changes = listenForSharedPageChanges(config.DATABASE_URL, { onChange: cache.changed, onUnheard: cache.unheard });
       app.locals.stopPageChanges = () => changes?.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sharedMaxAge, type SharedPage } from "./shared-page-cache.server";
+import { sharedMaxAge, type RenderNotice, type SharedPage, type SharedPageCacheOptions } from "./shared-page-cache.server";
 
 describe("sharedMaxAge", () => {
   it("reads s-maxage of public answers only", () => {
@@ -16,7 +16,7 @@ describe("sharedMaxAge", () => {
 
 describe("pages kept until what they show changes", () => {
   // A real express app and HTTP server around the cache; the page's renderer counts its renders and may be held.
-  async function harness() {
+  async function harness(options: Pick<SharedPageCacheOptions, "announce" | "siblingWaitMs"> = {}) {
     const { default: express } = await import("express");
     const { createServer } = await import("node:http");
     const { SHOWS_HEADER } = await import("./public-page-cache");
@@ -25,7 +25,7 @@ describe("pages kept until what they show changes", () => {
     let kept = 300;
     let renders = 0;
     let hold: Promise<void> | null = null;
-    const cache = sharedPageCache({ maxBytes: 1 << 20, onView: () => {}, keptSeconds: () => kept, now: () => clock });
+    const cache = sharedPageCache({ maxBytes: 1 << 20, onView: () => {}, keptSeconds: () => kept, now: () => clock, ...options });
     const app = express();
     app.use((_req, res, next) => ((res.locals.linkOrigin = "http://test"), next()));
     app.use(cache);
@@ -185,6 +185,65 @@ describe("pages kept until what they show changes", () => {
       h.cache.receive(siblingPage("b", { renderStartedAt: h.now(), storedAt: h.now() + 50 }));
       h.advance(60);
       expect((await h.get("/page/b")).text).toBe("<p>sibling's b</p>");
+      await h.close();
+    });
+
+    it("waits for a page a sibling said it is rendering and gives the crowd copies of the sibling's render", async () => {
+      const h = await harness();
+      const key = "http://test /page/d";
+      h.cache.heard({ key, rendering: true });
+      const crowd = Array.from({ length: 3 }, () => h.get("/page/d"));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(h.renders()).toBe(0);
+      h.cache.receive(siblingPage("d", { renderStartedAt: h.now() - 30, storedAt: h.now() }));
+      h.cache.heard({ key, rendering: false });
+      expect((await Promise.all(crowd)).map((answer) => answer.text)).toEqual(Array(3).fill("<p>sibling's d</p>"));
+      expect(h.renders()).toBe(0);
+      await h.close();
+    });
+
+    it("renders the page itself when the sibling's render ends without a copy, or its end is never heard", async () => {
+      const h = await harness({ siblingWaitMs: 300 });
+      h.cache.heard({ key: "http://test /page/e", rendering: true });
+      const ended = h.get("/page/e");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      h.cache.heard({ key: "http://test /page/e", rendering: false });
+      expect((await ended).text).toBe("<p>render 1</p>");
+      h.cache.heard({ key: "http://test /page/f", rendering: true });
+      const unheard = h.get("/page/f");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(h.renders()).toBe(1);
+      expect((await unheard).text).toBe("<p>render 2</p>");
+      await h.close();
+    });
+
+    it("gives its expired copy while a sibling renders the page again", async () => {
+      const h = await harness();
+      h.setKept(0);
+      expect((await h.get("/page/g")).text).toBe("<p>render 1</p>");
+      h.advance(11);
+      h.cache.heard({ key: "http://test /page/g", rendering: true });
+      expect((await h.get("/page/g")).text).toBe("<p>render 1</p>");
+      expect(h.renders()).toBe(1);
+      h.cache.heard({ key: "http://test /page/g", rendering: false });
+      expect((await h.get("/page/g")).text).toBe("<p>render 2</p>");
+      await h.close();
+    });
+
+    it("tells its siblings when it starts and ends the renders they would wait for, and not those of pages it cannot keep", async () => {
+      const notices: RenderNotice[] = [];
+      const h = await harness({ announce: (notice) => notices.push(notice) });
+      h.setKept(0);
+      await h.get("/page/h");
+      h.advance(11);
+      await h.get("/page/h");
+      await h.get("/mine/h");
+      await h.get("/mine/h");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const onPage = (path: string) => notices.filter((notice) => notice.key === `http://test ${path}`).map((notice) => notice.rendering);
+      expect(onPage("/page/h")).toEqual([true, false, true, false]);
+      // Seen once as a page not kept, its later renders go unannounced: nobody waits for them.
+      expect(onPage("/mine/h")).toEqual([true, false]);
       await h.close();
     });
 

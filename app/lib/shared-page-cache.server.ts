@@ -72,6 +72,13 @@ export interface SharedPageCacheOptions {
   keptSeconds?: () => number;
   /** Gives every page this process renders and keeps to the other web processes (their `receive`): each page is rendered once, not once per process. */
   share?: (page: SharedPage) => void;
+  /**
+   * Tells the other web processes (their `heard`) when this one starts and ends a render it would share: they wait
+   * for that page rather than render it too, and give out their expired copy meanwhile.
+   */
+  announce?: (notice: RenderNotice) => void;
+  /** How long a request waits for a page a sibling said it is rendering before rendering it itself (a sibling may die mid-render). */
+  siblingWaitMs?: number;
   now?: () => number;
 }
 
@@ -85,6 +92,12 @@ export interface SharedPage {
   seconds: number;
 }
 
+/** A web process's word to its siblings that it started (`rendering`) or ended a render of the page under `key`. */
+export interface RenderNotice {
+  key: string;
+  rendering: boolean;
+}
+
 /** The cache, and what it is told of changes. */
 export interface SharedPageCache {
   (req: Request, res: Response, next: NextFunction): void;
@@ -94,12 +107,16 @@ export interface SharedPageCache {
   unheard(): void;
   /** A page another web process rendered (its `share`): kept as if rendered here, unless a newer copy is. */
   receive(page: SharedPage): void;
+  /** A sibling started or ended a render (its `announce`). */
+  heard(notice: RenderNotice): void;
 }
 
 /** Pages remembered as not kept (rendered side by side when asked for at once); past this many all are forgotten. */
 const MAX_NOT_KEPT = 10_000;
 /** Changes remembered for renders in flight; past this many the oldest are dropped and older renders count as changed. */
 const MAX_REMEMBERED_CHANGES = 10_000;
+/** How long a request waits for a sibling's render, by default: far longer than a render takes, even on a busy machine. */
+const SIBLING_WAIT_MS = 2_000;
 
 /** `s-maxage` of a public answer, or 0 when it is not for shared caches. */
 export function sharedMaxAge(cacheControl: string | undefined): number {
@@ -111,7 +128,15 @@ export function sharedMaxAge(cacheControl: string | undefined): number {
   return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 }
 
-export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, share, now = Date.now }: SharedPageCacheOptions): SharedPageCache {
+export function sharedPageCache({
+  maxBytes,
+  onView,
+  keptSeconds = () => 0,
+  share,
+  announce,
+  siblingWaitMs = SIBLING_WAIT_MS,
+  now = Date.now,
+}: SharedPageCacheOptions): SharedPageCache {
   const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
   const entries = new ByteBudgetLru<Entry>(maxBytes, sizeOf);
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
@@ -133,6 +158,16 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, share
   // could not be kept is not waited for: its requests render side by side.
   const rendering = new Map<string, Array<() => void>>();
   const notKept = new Set<string>();
+  // Pages a sibling web process said it is rendering, and the requests here waiting for its copy (decision 065):
+  // released when it says the render ended (its copy, if kept, came just before), or after siblingWaitMs.
+  const siblingRenders = new Map<string, { waiting: Array<() => void>; timer: NodeJS.Timeout }>();
+  const releaseSiblingRender = (key: string) => {
+    const render = siblingRenders.get(key);
+    if (!render) return;
+    siblingRenders.delete(key);
+    clearTimeout(render.timer);
+    for (const retry of render.waiting) retry();
+  };
 
   function serve(entry: Entry, key: string, req: Request, res: Response) {
     entries.get(key);
@@ -234,15 +269,24 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, share
       for (const retry of waiting) retry();
     });
   };
+  const announceRender = (key: string, res: Response) => {
+    if (!announce) return;
+    announce({ key, rendering: true });
+    res.once("close", () => announce({ key, rendering: false }));
+  };
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" || isSignedInRequest(req.headers) || req.headers.range || NOT_PAGES.test(req.path)) return next();
     const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
     const entry = entries.peek(key);
     const at = now();
-    if (entry && (at < entry.expiresAt || (entry.refreshing && at < entry.expiresAt + GRACE_MS))) return serve(entry, key, req, res);
+    const sibling = siblingRenders.get(key);
+    if (entry && (at < entry.expiresAt || ((entry.refreshing || sibling) && at < entry.expiresAt + GRACE_MS))) return serve(entry, key, req, res);
+    const retry = () => middleware(req, res, next);
+    if (rendering.has(key)) return void rendering.get(key)!.push(retry);
+    if (sibling && !entry?.refreshing) return void sibling.waiting.push(retry);
     if (entry) entry.refreshing = true;
-    else if (rendering.has(key)) return void rendering.get(key)!.push(() => middleware(req, res, next));
     else if (!notKept.has(key)) renderFirst(key, res);
+    if (entry || !notKept.has(key)) announceRender(key, res);
     fill(key, res);
     next();
   };
@@ -273,6 +317,13 @@ export function sharedPageCache({ maxBytes, onView, keptSeconds = () => 0, share
     entries.set(key, { ...copy, gzip: null, expiresAt, refreshing: false });
     notKept.delete(key);
   };
+  const heard = ({ key, rendering: started }: RenderNotice) => {
+    if (!started) return releaseSiblingRender(key);
+    if (siblingRenders.has(key)) return;
+    const timer = setTimeout(() => releaseSiblingRender(key), siblingWaitMs);
+    timer.unref();
+    siblingRenders.set(key, { waiting: [], timer });
+  };
   // Changes nobody heard may have touched any page: as if everything changed.
-  return Object.assign(middleware, { changed, unheard: () => changed("all"), receive });
+  return Object.assign(middleware, { changed, unheard: () => changed("all"), receive, heard });
 }
