@@ -19,6 +19,7 @@ import { requestLanes } from "./app/lib/request-lanes.server";
 import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type RenderNotice, type SharedPage } from "./app/lib/shared-page-cache.server";
+import { feedSharedChanges } from "./app/lib/shared-changes-hub.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
 import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, worksFollowUps } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
@@ -197,7 +198,13 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     siblings?.listen(cache.receive);
     siblingRenders?.listen(cache.heard);
     if (config.SHARED_PAGE_KEPT_SECONDS > 0 && config.DATABASE_URL) {
-      changes = listenForSharedPageChanges(config.DATABASE_URL, { onChange: cache.changed, onUnheard: cache.unheard });
+      // The public records the domain keeps (decision 066) are told of every change first, in the same turn: a
+      // page rendered again after a change never reads a record from before it.
+      const records = feedSharedChanges(() => changes?.live ?? false);
+      changes = listenForSharedPageChanges(config.DATABASE_URL, {
+        onChange: (shows) => (records.changed(shows), cache.changed(shows)),
+        onUnheard: () => (records.changed("all"), cache.unheard()),
+      });
       app.locals.stopPageChanges = () => changes?.stop();
     }
     app.use(cache);

@@ -5,6 +5,7 @@
  */
 import { db, type Item, type Prisma } from "~/db.server";
 import { notFound } from "~/lib/errors";
+import { keptUntilChanged } from "~/lib/kept-until-changed.server";
 
 export type ItemWithOwner = Item & { owner: { id: string; displayName: string | null } };
 
@@ -26,17 +27,32 @@ export function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
   return viewerId ? { OR: [{ ownerId: viewerId }, others] } : others;
 }
 
+/**
+ * What signed-out visitors may see of each model, kept in the web process until a change names the model or its
+ * owner (a minute at most: view counts change without a notice), so that its page, embed, oEmbed answer and
+ * downloads read it once (docs/decisions/066-public-item-records-kept-until-changed.md).
+ */
+const publicItems = keptUntilChanged<ItemWithOwner>({
+  shows: (item) => [`item:${item.id}`, `user:${item.ownerId}`],
+  maxEntries: 5_000,
+  keptMs: 60_000,
+});
+
+const findVisibleItem = (itemId: string, viewerId: string | null) =>
+  db().item.findFirst({ where: { id: itemId, ...visibleTo(viewerId) }, include: { owner: ownerSelect } });
+
 export async function getVisibleItem({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<ItemWithOwner> {
-  const item = await db().item.findFirst({
-    where: { id: itemId, ...visibleTo(viewerId) },
-    include: { owner: ownerSelect },
-  });
+  const item = viewerId === null ? await publicItems.read(itemId, () => findVisibleItem(itemId, null)) : await findVisibleItem(itemId, viewerId);
   if (!item) throw notFound();
   return item;
 }
 
-/** The item alone, where its owner's fields are not needed (a model file's download): one query where getVisibleItem makes two. */
+/**
+ * The item, where its owner's fields are not needed (a model file's download): a signed-out visitor's is the kept
+ * record; a signed-in viewer's is read alone, one query where getVisibleItem makes two.
+ */
 export async function getVisibleItemRecord({ itemId, viewerId }: { itemId: string; viewerId: string | null }): Promise<Item> {
+  if (viewerId === null) return getVisibleItem({ itemId, viewerId });
   const item = await db().item.findFirst({ where: { id: itemId, ...visibleTo(viewerId) } });
   if (!item) throw notFound();
   return item;

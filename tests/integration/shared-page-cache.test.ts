@@ -111,6 +111,9 @@ describe("the shared page cache", () => {
     await Promise.all([changing, unchanged].map((id) => waitForAutomaticThumbnail(api, owner, id)));
     const pages = (id: string) => [`/item/${id}`, `/embed/${id}`, `/oembed?format=json&url=${encodeURIComponent(`${server.url}/item/${id}`)}`];
     for (const id of [changing, unchanged]) for (const path of pages(id)) expect((await page(path)).status).toBe(200);
+    // Its downloads read the model's record the web process keeps (decision 066): also until it changes.
+    const download = `/v1/item/${changing}/file`;
+    expect((await fetch(`${server.url}${download}`)).status).toBe(200);
     // Past s-maxage, nothing changed but view counts (added every second, never a change to the page): still the kept copies.
     await new Promise((resolve) => setTimeout(resolve, (SHARED_PAGE_SECONDS + 1) * 1000));
     for (const path of pages(unchanged)) expect(Number((await page(path)).headers.get("age")), path).toBeGreaterThan(SHARED_PAGE_SECONDS);
@@ -125,7 +128,9 @@ describe("the shared page cache", () => {
     for (const path of pages(changing)) {
       await expect.poll(async () => (await page(path)).status, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).toBe(404);
     }
-    process.stdout.write(`a model made private left signed-out visitors' three pages after ${((Date.now() - started) / 1000).toFixed(1)} s (bound ${SHARED_PAGE_SECONDS} s)\n`);
+    await expect.poll(async () => (await fetch(`${server.url}${download}`)).status, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).toBe(404);
+    expect((await fetch(`${server.url}${download}`, { headers: { Authorization: `Bearer ${owner.idToken}` } })).status).toBe(200);
+    process.stdout.write(`a model made private left signed-out visitors' three pages and its download after ${((Date.now() - started) / 1000).toFixed(1)} s (bound ${SHARED_PAGE_SECONDS} s)\n`);
     expect(Number((await page(`/item/${unchanged}`)).headers.get("age"))).toBeGreaterThan(SHARED_PAGE_SECONDS);
 
     // The owner renamed: every page of theirs is rendered again (no Age: not a kept copy), and shows the new name.

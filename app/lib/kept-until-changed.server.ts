@@ -1,0 +1,54 @@
+import { sharedChangesHub, type SharedChangesHub } from "./shared-changes-hub.server";
+
+/**
+ * Records signed-out visitors read again and again (a public model's row for its page, embed, oEmbed answer and
+ * every download), kept in the web process until PostgreSQL says what they show changed, and for `keptMs` at most
+ * (docs/decisions/066-public-item-records-kept-until-changed.md). Each read then costs no query: under load, Prisma's
+ * compilation of a query into a plan was a fifth of a visitors' process's CPU.
+ *
+ * Kept only while every change is heard (`hub.live()`), and only a record read while no change was heard: a read
+ * that a change overtook may hold what was there before. Nothing is kept for a record that was not found (a model
+ * published later makes no notice). Every reader gets a copy of its own.
+ */
+export interface KeptUntilChanged<T> {
+  /** The record under `key`: kept, else `load`ed (and kept when it may be). */
+  read(key: string, load: () => Promise<T | null>): Promise<T | null>;
+  /** How many records are kept now. */
+  readonly size: number;
+}
+
+export interface KeptUntilChangedOptions<T> {
+  /** What a record shows, as changes name it ('item:<id>', 'user:<id>'): a change to any of them forgets it. */
+  shows: (record: T) => string[];
+  maxEntries: number;
+  /** How long a record is kept at most: what changes without a notice (a view count) is this late at worst. */
+  keptMs: number;
+  hub?: SharedChangesHub;
+  now?: () => number;
+}
+
+export function keptUntilChanged<T>({ shows, maxEntries, keptMs, hub = sharedChangesHub(), now = Date.now }: KeptUntilChangedOptions<T>): KeptUntilChanged<T> {
+  // Insertion order is age order: the oldest is the first, and goes first when the map is full.
+  const kept = new Map<string, { record: T; shows: string[]; until: number }>();
+  hub.listen((what) => {
+    if (what === "all") return kept.clear();
+    for (const [key, entry] of kept) if (entry.shows.includes(what)) kept.delete(key);
+  });
+  return {
+    get size() {
+      return kept.size;
+    },
+    async read(key, load) {
+      if (!hub.live()) return load();
+      const entry = kept.get(key);
+      if (entry && now() < entry.until) return structuredClone(entry.record);
+      if (entry) kept.delete(key);
+      const heardBefore = hub.heard();
+      const record = await load();
+      if (record === null || !hub.live() || hub.heard() !== heardBefore) return record;
+      if (kept.size >= maxEntries) kept.delete(kept.keys().next().value!);
+      kept.set(key, { record: structuredClone(record), shows: shows(record), until: now() + keptMs });
+      return record;
+    },
+  };
+}
