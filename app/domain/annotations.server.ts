@@ -1,4 +1,5 @@
 import { db, Prisma, type Annotation } from "~/db.server";
+import { keptUntilChanged } from "~/lib/kept-until-changed.server";
 import { checkCompleteOrder } from "~/lib/reorder";
 import { sanitizeHtml } from "~/lib/sanitize-html.server";
 import { storage } from "~/storage/index.server";
@@ -64,19 +65,23 @@ function presentAnnotation(row: Annotation, order: number): AnnotationDto {
 
 const TOUR_ORDER = [{ sortOrder: "asc" }, { createdAt: "asc" }, { id: "asc" }] satisfies Prisma.AnnotationOrderByWithRelationInput[];
 
+/** Each model's annotations as signed-out visitors see them, kept until a change names the model (decision 066). */
+const annotationsShownToVisitors = keptUntilChanged<AnnotationDto[]>({ shows: (_annotations, itemId) => [`item:${itemId}`] });
+
 /**
  * The annotations of an item, in tour order, as plain JSON-safe objects. The caller has already
- * checked that the requester may see the item (item page, viewer JSON, embed).
+ * checked that the requester may see the item (item page, viewer JSON, embed). A signed-out reader's
+ * (`signedOutReader`) come from the kept lists; everyone else's from the database.
  */
-export async function listAnnotations({ itemId }: { itemId: string }): Promise<AnnotationDto[]> {
-  const rows = await db().annotation.findMany({ where: { itemId }, orderBy: TOUR_ORDER });
-  return rows.map(presentAnnotation);
+export async function listAnnotations({ itemId, signedOutReader = false }: { itemId: string; signedOutReader?: boolean }): Promise<AnnotationDto[]> {
+  const read = async () => (await db().annotation.findMany({ where: { itemId }, orderBy: TOUR_ORDER })).map(presentAnnotation);
+  return signedOutReader ? (await annotationsShownToVisitors.read(itemId, read))! : read();
 }
 
 /** The annotations of an item the viewer may see (404 otherwise, as for the item itself). */
 export async function listVisibleAnnotations({ itemId, viewerId }: { itemId: string; viewerId: string | null }) {
   await getVisibleItem({ itemId, viewerId });
-  return listAnnotations({ itemId });
+  return listAnnotations({ itemId, signedOutReader: viewerId === null });
 }
 
 /** Locks the owner's item row for the rest of the transaction, so annotation writes of one model queue. */

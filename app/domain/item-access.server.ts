@@ -32,11 +32,7 @@ export function visibleTo(viewerId: string | null): Prisma.ItemWhereInput {
  * owner (a minute at most: view counts change without a notice), so that its page, embed, oEmbed answer and
  * downloads read it once (docs/decisions/066-public-item-records-kept-until-changed.md).
  */
-const publicItems = keptUntilChanged<ItemWithOwner>({
-  shows: (item) => [`item:${item.id}`, `user:${item.ownerId}`],
-  maxEntries: 5_000,
-  keptMs: 60_000,
-});
+const publicItems = keptUntilChanged<ItemWithOwner>({ shows: (item) => [`item:${item.id}`, `user:${item.ownerId}`] });
 
 const findVisibleItem = (itemId: string, viewerId: string | null) =>
   db().item.findFirst({ where: { id: itemId, ...visibleTo(viewerId) }, include: { owner: ownerSelect } });

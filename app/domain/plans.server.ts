@@ -1,4 +1,5 @@
 import { db, type Plan } from "~/db.server";
+import { keptUntilChanged } from "~/lib/kept-until-changed.server";
 
 /** Adds one calendar month, clamping to the last day (Jan 31 → Feb 28/29). */
 export function addOneMonth(date: Date): Date {
@@ -30,11 +31,24 @@ export async function ensureSubscription({ userId }: { userId: string }) {
 /** Subscription statuses under which the subscribed plan is in force; any other means the plan lapsed. */
 export const LIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trialing"]);
 
-/** The plan in force for a user: the subscribed one while the subscription is live, the free plan once it lapsed. */
-export async function getPlanInForce({ userId }: { userId: string }): Promise<Plan> {
+/**
+ * Each owner's plan in force as their models' signed-out visitors see it (the watermark), kept until a change names
+ * the owner (their subscription) or every plan (docs/decisions/066-public-item-records-kept-until-changed.md).
+ */
+const plansShownToVisitors = keptUntilChanged<Plan>({ shows: (_plan, userId) => [`user:${userId}`] });
+
+async function readPlanInForce(userId: string): Promise<Plan> {
   const subscription = await db().subscription.findUnique({ where: { userId }, include: { plan: true } });
   if (subscription && LIVE_SUBSCRIPTION_STATUSES.has(subscription.status)) return subscription.plan;
   return db().plan.findUniqueOrThrow({ where: { planType: "free" } });
+}
+
+/**
+ * The plan in force for a user: the subscribed one while the subscription is live, the free plan once it lapsed.
+ * `signedOutReader`: what a signed-out visitor of the user's models is shown by, read from the kept plans.
+ */
+export async function getPlanInForce({ userId, signedOutReader = false }: { userId: string; signedOutReader?: boolean }): Promise<Plan> {
+  return signedOutReader ? (await plansShownToVisitors.read(userId, () => readPlanInForce(userId)))! : readPlanInForce(userId);
 }
 
 export async function listPlans() {

@@ -12,8 +12,11 @@ import { presentViewableItem, type ViewableItemDto } from "./scenes.server";
  * What a viewer needs to show an item (SPEC §7 GET /item/{id}/viewer, and the /embed/{id} page): the model's
  * URLs, its viewer settings (migrated), its annotations in tour order, and whether the watermark shows.
  */
-async function viewerParts(item: ItemWithOwner) {
-  const [annotations, plan] = await Promise.all([listAnnotations({ itemId: item.id }), getPlanInForce({ userId: item.ownerId })]);
+async function viewerParts(item: ItemWithOwner, signedOutReader: boolean) {
+  const [annotations, plan] = await Promise.all([
+    listAnnotations({ itemId: item.id, signedOutReader }),
+    getPlanInForce({ userId: item.ownerId, signedOutReader }),
+  ]);
   return { annotations, watermark: watermarkShown(item, plan) };
 }
 
@@ -21,7 +24,7 @@ async function viewerParts(item: ItemWithOwner) {
 export async function getViewerConfig({ itemId, viewerId }: { itemId: string; viewerId: string | null }) {
   const item = await getVisibleItem({ itemId, viewerId });
   const dto = await presentViewableItem(item, null);
-  const { annotations, watermark } = await viewerParts(item);
+  const { annotations, watermark } = await viewerParts(item, viewerId === null);
   const appUrl = env().APP_URL;
   const absolute = (path: string | null) => (path ? new URL(path, appUrl).toString() : null);
   return {
@@ -75,5 +78,5 @@ export async function getEmbedView({ itemId, embedId }: { itemId: string; embedI
     return { state: "poster", item: dto, reason: "embed_inactive" };
   }
   if (!hasSomethingToView(dto)) return { state: "poster", item: dto, reason: "not_ready" };
-  return { state: "live", item: dto, ...(await viewerParts(item)) };
+  return { state: "live", item: dto, ...(await viewerParts(item, true)) };
 }

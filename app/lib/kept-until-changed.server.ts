@@ -18,16 +18,17 @@ export interface KeptUntilChanged<T> {
 }
 
 export interface KeptUntilChangedOptions<T> {
-  /** What a record shows, as changes name it ('item:<id>', 'user:<id>'): a change to any of them forgets it. */
-  shows: (record: T) => string[];
-  maxEntries: number;
-  /** How long a record is kept at most: what changes without a notice (a view count) is this late at worst. */
-  keptMs: number;
+  /** What the record under `key` shows, as changes name it ('item:<id>', 'user:<id>'): a change to any of them forgets it. */
+  shows: (record: T, key: string) => string[];
+  /** How many records are kept at most (5,000 unless told). */
+  maxEntries?: number;
+  /** How long a record is kept at most (a minute unless told): what changes without a notice (a view count) is this late at worst. */
+  keptMs?: number;
   hub?: SharedChangesHub;
   now?: () => number;
 }
 
-export function keptUntilChanged<T>({ shows, maxEntries, keptMs, hub = sharedChangesHub(), now = Date.now }: KeptUntilChangedOptions<T>): KeptUntilChanged<T> {
+export function keptUntilChanged<T>({ shows, maxEntries = 5_000, keptMs = 60_000, hub = sharedChangesHub(), now = Date.now }: KeptUntilChangedOptions<T>): KeptUntilChanged<T> {
   // Insertion order is age order: the oldest is the first, and goes first when the map is full.
   const kept = new Map<string, { record: T; shows: string[]; until: number }>();
   hub.listen((what) => {
@@ -47,7 +48,7 @@ export function keptUntilChanged<T>({ shows, maxEntries, keptMs, hub = sharedCha
       const record = await load();
       if (record === null || !hub.live() || hub.heard() !== heardBefore) return record;
       if (kept.size >= maxEntries) kept.delete(kept.keys().next().value!);
-      kept.set(key, { record: structuredClone(record), shows: shows(record), until: now() + keptMs });
+      kept.set(key, { record: structuredClone(record), shows: shows(record, key), until: now() + keptMs });
       return record;
     },
   };

@@ -24,7 +24,7 @@ export async function loadVisibleItem(request: Request, id: string | undefined, 
     }
     const presented = await presentViewableItem(item, viewerId);
     const headers = pageHeaders({ shared: !viewerId, countsViewOf: countView && !viewerId ? item.id : undefined, shows: itemPageShows(presented) });
-    return { item: presented, headers };
+    return { item: presented, headers, signedOut: viewerId === null };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw new Response("Not found", { status: 404 });
     throw error;

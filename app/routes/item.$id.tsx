@@ -33,8 +33,8 @@ import { captureFrame } from "~/viewer/capture-frame";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // A view counts on the server, once per page load, never for the owner.
-  const { item, headers } = await loadVisibleItem(request, params.id, { countView: true });
-  return json({ item, annotations: await listAnnotations({ itemId: item.id }) }, { headers });
+  const { item, headers, signedOut } = await loadVisibleItem(request, params.id, { countView: true });
+  return json({ item, annotations: await listAnnotations({ itemId: item.id, signedOutReader: signedOut }) }, { headers });
 }
 
 export const headers = loaderCacheHeaders;

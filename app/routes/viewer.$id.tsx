@@ -17,12 +17,12 @@ import { viewerPreloads } from "~/pages/viewer-preloads.server";
 export const handle: RouteHandle = { layout: false };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { item, headers } = await loadVisibleItem(request, params.id, { countView: true });
+  const { item, headers, signedOut } = await loadVisibleItem(request, params.id, { countView: true });
   // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page (issue 20).
   const preloads = hasSomethingToView(item)
     ? viewerPreloads({ splat: isSplatFormat(item.delivered_format ?? item.file_format), coarse: !!item.model_coarse_url })
     : null;
-  return json({ item, annotations: await listAnnotations({ itemId: item.id }), preloads }, { headers });
+  return json({ item, annotations: await listAnnotations({ itemId: item.id, signedOutReader: signedOut }), preloads }, { headers });
 }
 
 export const headers = loaderCacheHeaders;

@@ -143,6 +143,32 @@ describe("the shared page cache", () => {
     expect((await page(modelPage)).text).toContain("Renamed Owner");
     expect(JSON.parse((await page(oembed)).text).author_name).toBe("Renamed Owner");
 });
+  it("shows signed-out visitors a model's new annotation and its owner's new plan once they are heard, not the kept ones", async () => {
+    const itemId = await upload("Annotated later");
+    await waitForAutomaticThumbnail(api, owner, itemId);
+    const embed = `/embed/${itemId}`;
+    const first = (await page(embed)).text;
+    expect(first).toContain("Made with Scanroom");
+    expect(first).not.toContain("A note added later");
+    // The annotation: the model's page and embed are rendered again with it, not with the list kept before (decision 066).
+    const noted = await api("POST", `/item/${itemId}/annotations`, { token: owner.idToken, body: { title: "A note added later", position: [0.1, 0.2, 0.3], normal: [0, 0, 1] } });
+    expect(noted.status).toBe(200);
+    for (const path of [embed, `/item/${itemId}`]) {
+      await expect.poll(async () => (await page(path)).text, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).toContain("A note added later");
+    }
+    // A plan with watermark removal, then the watermark turned off: the embed is shown by the new plan, not the kept one.
+    const { db } = await import("~/db.server");
+    const growth = await db().plan.findUniqueOrThrow({ where: { planType: "growth" } });
+    const ownerId = (await api("GET", "/user", { token: owner.idToken })).json.data.user.id as string;
+    await db().subscription.update({ where: { userId: ownerId }, data: { planId: growth.id, status: "active" } });
+    const off = await api("PATCH", `/item/${itemId}/embed/watermark`, { token: owner.idToken, body: { is_watermark_enabled: false } });
+    expect(off.status).toBe(200);
+    await expect.poll(async () => (await page(embed)).text, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).not.toContain("Made with Scanroom");
+    // The plan lapses: the watermark is back, though the model did not change.
+    await db().subscription.update({ where: { userId: ownerId }, data: { status: "past_due" } });
+    await expect.poll(async () => (await page(embed)).text, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).toContain("Made with Scanroom");
+  });
+
   it("forgets what it kept when its connection to PostgreSQL's notices is cut, listens again, and keeps pages again", async () => {
     const itemId = await upload("Across a lost connection");
     await waitForAutomaticThumbnail(api, owner, itemId);
