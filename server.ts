@@ -19,7 +19,7 @@ import { requestLanes } from "./app/lib/request-lanes.server";
 import { rememberRouteMatches } from "./app/lib/route-matching-memo.server";
 import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type RenderNotice, type SharedPage } from "./app/lib/shared-page-cache.server";
-import { feedSharedChanges } from "./app/lib/shared-changes-hub.server";
+import { feedSharedChanges, sharedChangesHub } from "./app/lib/shared-changes-hub.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
 import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, worksFollowUps } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
@@ -188,25 +188,23 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     // Each says which pages it is rendering, so that the others wait for its copy rather than render them too (decision 065).
     const siblings = siblingChannel<SharedPage>("shared-page");
     const siblingRenders = siblingChannel<RenderNotice>("page-render");
+    // The cache and the public records the domain keeps (decision 066) hear each change in the same turn, through
+    // the process's hub: a page rendered again after a change never reads a record from before it.
     const cache = sharedPageCache({
       maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024,
       onView: views.countItemView,
-      keptSeconds: () => (changes?.live ? config.SHARED_PAGE_KEPT_SECONDS : 0),
+      changes: sharedChangesHub(),
+      keptSeconds: config.SHARED_PAGE_KEPT_SECONDS,
       share: siblings?.send,
       announce: siblingRenders?.send,
     });
     siblings?.listen(cache.receive);
     siblingRenders?.listen(cache.heard);
     if (config.SHARED_PAGE_KEPT_SECONDS > 0 && config.DATABASE_URL) {
-      // The public records the domain keeps (decision 066) are told of every change first, in the same turn: a
-      // page rendered again after a change never reads a record from before it.
-      const records = feedSharedChanges(() => changes?.live ?? false);
-      changes = listenForSharedPageChanges(config.DATABASE_URL, {
-        onChange: (shows) => (records.changed(shows), cache.changed(shows)),
-        onUnheard: () => (records.changed("all"), cache.unheard()),
-      });
-      app.locals.stopPageChanges = () => changes?.stop();
+      const hub = feedSharedChanges(() => changes?.live ?? false);
+      changes = listenForSharedPageChanges(config.DATABASE_URL, { onChange: hub.changed, onUnheard: () => hub.changed("all") });
     }
+    app.locals.stopPageChanges = async () => (cache.stop(), await changes?.stop());
     app.use(cache);
   }
   app.locals.flushViews = views.flushItemViews;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keptUntilChanged } from "./kept-until-changed.server";
-import type { SharedChangesHub } from "./shared-changes-hub.server";
+import { createSharedChangesHub } from "./shared-changes-hub.server";
 
 interface Row {
   id: string;
@@ -12,17 +12,9 @@ interface Row {
 /** A hub driven by the test, a clock, and a table whose reads are counted (and may be held). */
 function harness({ maxEntries = 100, keptMs = 60_000 } = {}) {
   let live = true;
-  let heard = 0;
-  const listeners = new Set<(shows: string) => void>();
-  const hub: SharedChangesHub = {
-    live: () => live,
-    heard: () => heard,
-    listen: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
-  };
-  const change = (shows: string) => {
-    heard += 1;
-    for (const listener of listeners) listener(shows);
-  };
+  const hub = createSharedChangesHub();
+  hub.setLive(() => live);
+  const change = (shows: string) => hub.changed(shows);
   let clock = 1_000;
   const table = new Map<string, Row>();
   let reads = 0;

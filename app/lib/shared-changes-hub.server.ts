@@ -16,32 +16,41 @@ export interface SharedChangesHub {
   listen(listener: (shows: string) => void): () => void;
 }
 
-interface Hub extends SharedChangesHub {
-  isLive: () => boolean;
-  count: number;
-  listeners: Set<(shows: string) => void>;
+/** A hub and its feed: what the one who hears the notices drives. */
+export interface SharedChangesFeed extends SharedChangesHub {
+  /** Says from now on whether every change is being heard. */
+  setLive(live: () => boolean): void;
+  /** Passes a change on to every listener ('all' when some may have been missed). */
+  changed(shows: string): void;
+}
+
+/** A hub of its own (for tests); the process's is `sharedChangesHub()`. */
+export function createSharedChangesHub(): SharedChangesFeed {
+  let isLive = () => false;
+  let count = 0;
+  const listeners = new Set<(shows: string) => void>();
+  return {
+    live: () => isLive(),
+    heard: () => count,
+    listen(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    setLive(live) {
+      isLive = live;
+    },
+    changed(shows) {
+      count += 1;
+      for (const listener of listeners) listener(shows);
+    },
+  };
 }
 
 const HUB = Symbol.for("scanroom.sharedChangesHub");
 
-function hub(): Hub {
-  const holder = globalThis as typeof globalThis & { [HUB]?: Hub };
-  holder[HUB] ??= {
-    isLive: () => false,
-    count: 0,
-    listeners: new Set(),
-    live() {
-      return this.isLive();
-    },
-    heard() {
-      return this.count;
-    },
-    listen(listener) {
-      this.listeners.add(listener);
-      return () => void this.listeners.delete(listener);
-    },
-  };
-  return holder[HUB];
+function hub(): SharedChangesFeed {
+  const holder = globalThis as typeof globalThis & { [HUB]?: SharedChangesFeed };
+  return (holder[HUB] ??= createSharedChangesHub());
 }
 
 /** The process's hub, for those who keep what the changes touch. */
@@ -50,13 +59,8 @@ export function sharedChangesHub(): SharedChangesHub {
 }
 
 /** For the one who hears the notices: says whether they are heard now (`live`), and passes each change on (`changed`; 'all' when some may have been missed). */
-export function feedSharedChanges(live: () => boolean): { changed: (shows: string) => void } {
+export function feedSharedChanges(live: () => boolean): Pick<SharedChangesFeed, "changed"> {
   const target = hub();
-  target.isLive = live;
-  return {
-    changed(shows) {
-      target.count += 1;
-      for (const listener of target.listeners) listener(shows);
-    },
-  };
+  target.setLive(live);
+  return target;
 }

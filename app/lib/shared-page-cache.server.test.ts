@@ -21,11 +21,14 @@ describe("pages kept until what they show changes", () => {
     const { createServer } = await import("node:http");
     const { SHOWS_HEADER } = await import("./public-page-cache");
     const { sharedPageCache } = await import("./shared-page-cache.server");
+    const { createSharedChangesHub } = await import("./shared-changes-hub.server");
     let clock = 1_000_000;
-    let kept = 300;
+    let live = true;
+    const changes = createSharedChangesHub();
+    changes.setLive(() => live);
     let renders = 0;
     let hold: Promise<void> | null = null;
-    const cache = sharedPageCache({ maxBytes: 1 << 20, onView: () => {}, keptSeconds: () => kept, now: () => clock, ...options });
+    const cache = sharedPageCache({ maxBytes: 1 << 20, onView: () => {}, changes, keptSeconds: 300, now: () => clock, ...options });
     const app = express();
     app.use((_req, res, next) => ((res.locals.linkOrigin = "http://test"), next()));
     app.use(cache);
@@ -57,7 +60,10 @@ describe("pages kept until what they show changes", () => {
       renders: () => renders,
       now: () => clock,
       advance: (seconds: number) => void (clock += seconds * 1000),
-      setKept: (seconds: number) => void (kept = seconds),
+      /** A change heard by the hub, as PostgreSQL's notice would bring it. */
+      change: (shows: string) => changes.changed(shows),
+      /** Whether every change is heard: pages are kept past their s-maxage only while it is. */
+      setLive: (value: boolean) => void (live = value),
       holdRenders: () => {
         let release!: () => void;
         hold = new Promise<void>((resolve) => (release = resolve));
@@ -75,13 +81,13 @@ describe("pages kept until what they show changes", () => {
     const kept = await h.get("/page/a");
     expect(kept.text).toBe("<p>render 1</p>");
     expect(kept.shows).toBeNull();
-    h.cache.changed("item:a");
+    h.change("item:a");
     expect((await h.get("/page/a")).text).toBe("<p>render 3</p>");
     expect((await h.get("/page/b")).text).toBe("<p>render 2</p>");
     // The owner's change reaches every page of theirs; 'all' every kept page.
-    h.cache.changed("user:owner");
+    h.change("user:owner");
     expect((await h.get("/page/b")).text).toBe("<p>render 4</p>");
-    h.cache.changed("all");
+    h.change("all");
     expect((await h.get("/page/a")).text).toBe("<p>render 5</p>");
     await h.close();
   });
@@ -91,7 +97,7 @@ describe("pages kept until what they show changes", () => {
     const release = h.holdRenders();
     const pending = h.get("/page/a");
     await new Promise((resolve) => setTimeout(resolve, 50));
-    h.cache.changed("item:a");
+    h.change("item:a");
     release();
     expect((await pending).text).toBe("<p>render 1</p>");
     expect((await h.get("/page/a")).text).toBe("<p>render 1</p>");
@@ -106,8 +112,8 @@ describe("pages kept until what they show changes", () => {
   it("forgets what it kept on trust when changes go unheard, and keeps only for s-maxage while they are", async () => {
     const h = await harness();
     await h.get("/page/a");
-    h.setKept(0);
-    h.cache.unheard();
+    h.setLive(false);
+    h.change("all");
     expect((await h.get("/page/a")).text).toBe("<p>render 2</p>");
     h.advance(11);
     expect((await h.get("/page/a")).text).toBe("<p>render 3</p>");
@@ -165,7 +171,7 @@ describe("pages kept until what they show changes", () => {
       h.advance(60);
       expect((await h.get("/page/a")).text).toBe("<p>sibling's a</p>");
       expect(h.renders()).toBe(0);
-      h.cache.changed("user:owner");
+      h.change("user:owner");
       expect((await h.get("/page/a")).text).toBe("<p>render 1</p>");
       await h.close();
     });
@@ -174,7 +180,7 @@ describe("pages kept until what they show changes", () => {
       const h = await harness();
       const renderStartedAt = h.now();
       h.advance(0.05);
-      h.cache.changed("item:b");
+      h.change("item:b");
       h.advance(0.05);
       h.cache.receive(siblingPage("b", { renderStartedAt, storedAt: h.now() }));
       expect((await h.get("/page/b")).text).toBe("<p>sibling's b</p>");
@@ -219,7 +225,7 @@ describe("pages kept until what they show changes", () => {
 
     it("gives its expired copy while a sibling renders the page again", async () => {
       const h = await harness();
-      h.setKept(0);
+      h.setLive(false);
       expect((await h.get("/page/g")).text).toBe("<p>render 1</p>");
       h.advance(11);
       h.cache.heard({ key: "http://test /page/g", rendering: true });
@@ -233,7 +239,7 @@ describe("pages kept until what they show changes", () => {
     it("tells its siblings when it starts and ends the renders they would wait for, and not those of pages it cannot keep", async () => {
       const notices: RenderNotice[] = [];
       const h = await harness({ announce: (notice) => notices.push(notice) });
-      h.setKept(0);
+      h.setLive(false);
       await h.get("/page/h");
       h.advance(11);
       await h.get("/page/h");

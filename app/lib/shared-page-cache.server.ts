@@ -4,6 +4,7 @@ import { createNonce } from "./content-security-policy.server";
 import { fillGzipTemplate, gzipTemplate, type GzipTemplate } from "./gzip-template.server";
 import { pickEncoding } from "./precompressed-static.server";
 import { isSignedInRequest } from "./session-cookie";
+import type { SharedChangesHub } from "./shared-changes-hub.server";
 import { SHOWS_HEADER, VIEW_HEADER } from "./public-page-cache";
 
 /**
@@ -66,10 +67,12 @@ export interface SharedPageCacheOptions {
   /** Counts a view of the item a served copy names. */
   onView: (itemId: string) => void;
   /**
-   * How long a page that names what it shows may be kept, in seconds, now: long while every change to what pages
-   * show is heard (app/lib/shared-page-changes.server.ts), 0 (its s-maxage only) while it is not.
+   * The changes to what pages show (app/lib/shared-changes-hub.server.ts): a page that names what it shows is kept
+   * until one of them changes, while every change is heard; only for its s-maxage while not (or without a hub).
    */
-  keptSeconds?: () => number;
+  changes?: SharedChangesHub;
+  /** How long a page that names what it shows may be kept while every change is heard, in seconds. */
+  keptSeconds?: number;
   /** Gives every page this process renders and keeps to the other web processes (their `receive`): each page is rendered once, not once per process. */
   share?: (page: SharedPage) => void;
   /**
@@ -101,10 +104,8 @@ export interface RenderNotice {
 /** The cache, and what it is told of changes. */
 export interface SharedPageCache {
   (req: Request, res: Response, next: NextFunction): void;
-  /** Pages showing `shows` ('item:<id>', 'user:<id>'; 'all': every one) are forgotten. */
-  changed(shows: string): void;
-  /** Changes may have gone unheard: every page kept on trust is forgotten. */
-  unheard(): void;
+  /** Stops hearing the hub's changes. */
+  stop(): void;
   /** A page another web process rendered (its `share`): kept as if rendered here, unless a newer copy is. */
   receive(page: SharedPage): void;
   /** A sibling started or ended a render (its `announce`). */
@@ -131,12 +132,14 @@ export function sharedMaxAge(cacheControl: string | undefined): number {
 export function sharedPageCache({
   maxBytes,
   onView,
-  keptSeconds = () => 0,
+  changes,
+  keptSeconds = 0,
   share,
   announce,
   siblingWaitMs = SIBLING_WAIT_MS,
   now = Date.now,
 }: SharedPageCacheOptions): SharedPageCache {
+  const keptNow = () => (changes?.live() ? keptSeconds : 0);
   const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
   const entries = new ByteBudgetLru<Entry>(maxBytes, sizeOf);
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
@@ -234,7 +237,7 @@ export function sharedPageCache({
       if (this.statusCode === 200 && seconds > 0 && text && size <= MAX_ENTRY_BYTES && this.getHeader("set-cookie") === undefined) {
         const policy = this.getHeader("content-security-policy")?.toString();
         const at = now();
-        const kept = shows && !changedSince(shows, started) ? keptSeconds() : 0;
+        const kept = shows && !changedSince(shows, started) ? keptNow() : 0;
         const copy: SharedPage["copy"] = {
           status: 200,
           headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
@@ -293,6 +296,7 @@ export function sharedPageCache({
   const forgetKept = (matches: (shows: string[]) => boolean) => {
     entries.deleteWhere((entry) => entry.shows !== null && matches(entry.shows));
   };
+  // A change forgets the pages that show it ('all': every page kept on trust; changes nobody heard may have touched any).
   const changed = (what: string) => {
     changeNumber += 1;
     const at = now();
@@ -311,7 +315,7 @@ export function sharedPageCache({
   const receive = ({ key, copy, renderStartedAt, seconds }: SharedPage) => {
     const mine = entries.peek(key);
     if (mine && mine.storedAt >= copy.storedAt) return;
-    const kept = copy.shows && !heardSince(copy.shows, renderStartedAt) ? keptSeconds() : 0;
+    const kept = copy.shows && !heardSince(copy.shows, renderStartedAt) ? keptNow() : 0;
     const expiresAt = copy.storedAt + Math.max(seconds, kept) * 1000;
     if (expiresAt <= now()) return;
     entries.set(key, { ...copy, gzip: null, expiresAt, refreshing: false });
@@ -324,6 +328,6 @@ export function sharedPageCache({
     timer.unref();
     siblingRenders.set(key, { waiting: [], timer });
   };
-  // Changes nobody heard may have touched any page: as if everything changed.
-  return Object.assign(middleware, { changed, unheard: () => changed("all"), receive, heard });
+  const stop = changes?.listen(changed) ?? (() => {});
+  return Object.assign(middleware, { stop, receive, heard });
 }
