@@ -61,6 +61,14 @@ export function AuthProvider({
   const serverUserRef = useRef(serverUser);
   serverUserRef.current = serverUser;
   const firebaseUserRef = useRef<FirebaseUser | null>(null);
+  // Settles with the first sign-in state: a token asked for before it (files picked the moment a page opens) waits
+  // for the session to be restored, rather than going out without one and getting "Sign in to continue.".
+  const restoredRef = useRef<{ promise: Promise<void>; settle: () => void } | null>(null);
+  if (!restoredRef.current) {
+    let settle = () => {};
+    const promise = new Promise<void>((resolve) => (settle = resolve));
+    restoredRef.current = { promise, settle };
+  }
 
   const syncSession = useCallback(
     async (force = false) => {
@@ -80,6 +88,7 @@ export function AuthProvider({
 
   useEffect(() => {
     if (!restoreSession) {
+      restoredRef.current!.settle();
       setReady(true);
       return;
     }
@@ -88,6 +97,7 @@ export function AuthProvider({
     // The page waits behind the boot spinner only until the first answer: a session restore that fails (Firebase's
     // chunk not loading, the session request failing) shows the page signed out instead of a spinner for ever.
     const settle = () => {
+      restoredRef.current!.settle();
       if (!cancelled) setReady(true);
     };
     (async () => {
@@ -130,7 +140,10 @@ export function AuthProvider({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const getToken = useCallback(async () => firebaseUserRef.current?.getIdToken() ?? null, []);
+  const getToken = useCallback(async () => {
+    await restoredRef.current!.promise;
+    return firebaseUserRef.current?.getIdToken() ?? null;
+  }, []);
 
   const signOut = useCallback(async () => {
     const [{ firebaseAuth }, { signOut: fbSignOut }] = await Promise.all([import("./firebase.client"), import("firebase/auth")]);
