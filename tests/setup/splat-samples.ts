@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { readPlyHeader } from "~/formats/ply";
+import { parsePlyHeader, plyRecordBytes, readPlyHeader } from "~/formats/ply";
 import { SHARED_DATA } from "./shared-data";
 
 /**
@@ -102,4 +102,31 @@ export function splatSamples(): SplatSamples {
   }
   cached = { ...files, splats: GUITAR_SPLATS };
   return cached;
+}
+
+/**
+ * guitar.ply with every `every`-th splat only, as the same binary .ply, written once to the system's temporary
+ * folder: a real splat that a software rasteriser draws in a fraction of the time (for journeys about the pages
+ * around a splat, not about drawing one).
+ */
+export function thinnedSplatPly(every: number): { file: string; splats: number } {
+  const source = readFileSync(SAMPLE_SOURCE);
+  const header = parsePlyHeader(source);
+  const [vertex] = header.elements;
+  const recordBytes = vertex && header.elements.length === 1 ? plyRecordBytes(vertex) : null;
+  if (!recordBytes || vertex.name !== "vertex") throw new Error(`${SAMPLE_SOURCE}: expected one fixed-size vertex element`);
+  const splats = Math.ceil(vertex.count / every);
+  // Named guitar.ply, as its source: a model made from it is called "guitar".
+  const dir = path.join(os.tmpdir(), `scanroom-guitar-every-${every}-${source.length}`);
+  const file = path.join(dir, "guitar.ply");
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const head = Buffer.from(`${header.text.replace(/^element vertex \d+$/m, `element vertex ${splats}`)}end_header\n`, "latin1");
+    const body = Buffer.alloc(splats * recordBytes);
+    for (let i = 0; i < splats; i++) source.copy(body, i * recordBytes, header.bodyOffset + i * every * recordBytes, header.bodyOffset + (i * every + 1) * recordBytes);
+    const work = `${file}.${process.pid}`;
+    writeFileSync(work, Buffer.concat([head, body]));
+    renameSync(work, file);
+  }
+  return { file, splats };
 }
