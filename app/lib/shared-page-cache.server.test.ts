@@ -263,3 +263,88 @@ describe("pages kept until what they show changes", () => {
     });
   });
 });
+
+describe("a page's first render", () => {
+  // The cache behind the compression middleware, as in server.ts; the page is written in chunks, each flushed, as Remix streams it.
+  async function streamingServer() {
+    const { default: express } = await import("express");
+    const { default: compression } = await import("compression");
+    const { createServer, request } = await import("node:http");
+    const { sharedPageCache } = await import("./shared-page-cache.server");
+    const cache = sharedPageCache({ maxBytes: 16 << 20, onView: () => {} });
+    const app = express();
+    app.use((_req, res, next) => ((res.locals.linkOrigin = "http://test"), next()));
+    app.use(compression());
+    app.use(cache);
+    app.get("/streamed/:kind", (req, res) => {
+      const kind = req.params.kind;
+      res.setHeader("Cache-Control", kind === "private" ? "private, no-cache" : "public, max-age=0, s-maxage=10");
+      res.type("text/html");
+      // 'large': past what the cache keeps (1 MiB), so it streams.
+      const part = (i: number) => `<p>part ${i} ${"·".repeat(kind === "large" ? 40_000 : 100)}</p>\n`;
+      for (let i = 0; i < 30; i++) {
+        res.write(part(i));
+        (res as unknown as { flush(): void }).flush();
+      }
+      res.end("<p>the end</p>");
+    });
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const port = (server.address() as { port: number }).port;
+    /** The raw answer: its headers and its bytes as they came, and as text once decoded. */
+    const get = (path: string, acceptEncoding: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; bytes: Buffer; text: string }>((resolve, reject) => {
+        request({ host: "127.0.0.1", port, path, headers: { "Accept-Encoding": acceptEncoding } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", async () => {
+            const { gunzipSync, brotliDecompressSync } = await import("node:zlib");
+            const bytes = Buffer.concat(chunks);
+            const encoding = response.headers["content-encoding"];
+            const text = (encoding === "gzip" ? gunzipSync(bytes) : encoding === "br" ? brotliDecompressSync(bytes) : bytes).toString("utf8");
+            resolve({ headers: response.headers, bytes, text });
+          });
+        })
+          .on("error", reject)
+          .end();
+      });
+    return { get, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+  const page = (kind: string) =>
+    Array.from({ length: 30 }, (_, i) => `<p>part ${i} ${"·".repeat(kind === "large" ? 40_000 : 100)}</p>\n`).join("") + "<p>the end</p>";
+
+  it("goes out whole, gzipped from the compression its copies are made of, not compressed again as it streams", async () => {
+    const s = await streamingServer();
+    // A browser that prefers brotli: the middleware would have compressed the stream with it, chunk by chunk.
+    const first = await s.get("/streamed/public", "br, gzip");
+    expect(first.headers["content-encoding"]).toBe("gzip");
+    expect(first.text).toBe(page("public"));
+    expect(Number(first.headers["content-length"])).toBe(first.bytes.length);
+    expect(first.headers["vary"]).toMatch(/accept-encoding/i);
+    // The copies are the same bytes (no nonce in this page): one compression in all.
+    const copy = await s.get("/streamed/public", "br, gzip");
+    expect(copy.headers["age"]).toBeDefined();
+    expect(copy.bytes.equals(first.bytes)).toBe(true);
+    // A client that takes no gzip gets the page plain, with its own length.
+    const plain = await s.get("/streamed/public?plain", "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.text).toBe(page("public"));
+    expect(Number(plain.headers["content-length"])).toBe(Buffer.byteLength(page("public")));
+    await s.close();
+  });
+
+  it("of a page it does not keep goes out whole through the compression middleware, and a page too large to keep streams", async () => {
+    const s = await streamingServer();
+    const mine = await s.get("/streamed/private", "br, gzip");
+    expect(mine.headers["content-encoding"]).toBe("br");
+    expect(mine.text).toBe(page("private"));
+    expect(mine.headers["age"]).toBeUndefined();
+    const large = await s.get("/streamed/large", "br, gzip");
+    expect(large.headers["content-encoding"]).toBe("br");
+    expect(large.headers["transfer-encoding"]).toBe("chunked");
+    expect(large.text).toBe(page("large"));
+    // Not kept: the next request renders it again (no Age).
+    expect((await s.get("/streamed/large", "br, gzip")).headers["age"]).toBeUndefined();
+    await s.close();
+  });
+});

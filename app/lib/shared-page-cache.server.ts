@@ -45,13 +45,28 @@ const NONCE_IN_POLICY = /'nonce-([A-Za-z0-9+/=]+)'/;
 const MIN_GZIP_BYTES = 1024;
 const GZIP_ONLY: ReadonlySet<"gzip"> = new Set(["gzip"]);
 
+/** Whether a page goes out gzipped (from its template) to this request. */
+const takesGzip = (req: Request, body: string) => body.length >= MIN_GZIP_BYTES && pickEncoding(req.headers["accept-encoding"], GZIP_ONLY) !== null;
+
+/** A gzip copy of a page with `nonce` in it, its headers set: already encoded, so the compression middleware passes it through. */
+function gzipCopy(res: Response, template: GzipTemplate, nonce: string | null): Buffer {
+  const gzipped = fillGzipTemplate(template, nonce);
+  res.vary("Accept-Encoding");
+  res.setHeader("Content-Encoding", "gzip");
+  res.setHeader("Content-Length", gzipped.length);
+  return gzipped;
+}
+
 interface Entry {
   status: number;
   headers: Array<[string, string | string[]]>;
   body: string;
   /** The CSP nonce the page was rendered with: replaced in every copy. */
   nonce: string | null;
-  /** The body gzipped once, made at the first copy given out (docs/decisions/056-shared-copies-gzipped-once.md): no compression per copy. */
+  /**
+   * The body gzipped once, made when the first render or the first copy goes out gzipped (decisions 056, 067):
+   * no compression per copy.
+   */
   gzip: GzipTemplate | null;
   /** An item whose view each copy counts. */
   view: string | null;
@@ -180,24 +195,29 @@ export function sharedPageCache({
     for (const [name, value] of entry.headers) res.setHeader(name, Array.isArray(value) ? value.map(fresh) : fresh(value));
     res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
     res.vary("Accept-Encoding");
-    if (entry.body.length >= MIN_GZIP_BYTES && pickEncoding(req.headers["accept-encoding"], GZIP_ONLY)) {
+    if (takesGzip(req, entry.body)) {
       let template = entry.gzip;
       if (!template) {
         template = gzipTemplate(entry.body, entry.nonce);
         entries.set(key, { ...entry, gzip: template });
       }
-      // Already encoded: the compression middleware passes it through.
-      res.setHeader("Content-Encoding", "gzip");
-      res.end(fillGzipTemplate(template, nonce));
+      res.end(gzipCopy(res, template, nonce));
     } else {
       res.end(fresh(entry.body));
     }
     if (entry.view) onView(entry.view);
   }
 
-  function fill(key: string, res: Response) {
+  /**
+   * Renders the page for this request and keeps it where it may. Its answer is held until the render ends and goes
+   * out whole (decision 067): gzipped from the same one compression its copies are made of, instead of compressed a
+   * second time as it streams (Remix flushes after every chunk, so the compression middleware compressed each chunk
+   * on its own). An answer that grows past MAX_ENTRY_BYTES is never kept: what was held goes out and the rest streams.
+   */
+  function fill(key: string, req: Request, res: Response) {
     const chunks: Buffer[] = [];
     let size = 0;
+    let holding = true;
     let view: string | null = null;
     let shows: string[] | null = null;
     const started = changeNumber;
@@ -208,32 +228,48 @@ export function sharedPageCache({
       chunks.push(buffer);
       size += buffer.length;
     };
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
-      const named = this.getHeader(VIEW_HEADER);
+    // The page's own headers for the cache, taken off the answer before its head is written.
+    const takeCacheHeaders = (answer: Response) => {
+      const named = answer.getHeader(VIEW_HEADER);
       if (named !== undefined) {
         view = String(named);
-        this.removeHeader(VIEW_HEADER);
+        answer.removeHeader(VIEW_HEADER);
       }
-      const showing = this.getHeader(SHOWS_HEADER);
+      const showing = answer.getHeader(SHOWS_HEADER);
       if (showing !== undefined) {
         shows = String(showing).split(" ").filter(Boolean);
-        this.removeHeader(SHOWS_HEADER);
+        answer.removeHeader(SHOWS_HEADER);
       }
+    };
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+      takeCacheHeaders(this);
       return writeHead.apply(this, args);
     } as typeof writeHead;
-    const write = res.write;
+    const write = res.write as (...a: unknown[]) => boolean;
+    const end = res.end as (...a: unknown[]) => Response;
     res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
       collect(chunk, typeof rest[0] === "string" ? rest[0] : undefined);
-      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
-    } as typeof write;
-    const end = res.end;
+      if (holding && size <= MAX_ENTRY_BYTES) {
+        const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+        if (done) process.nextTick(done);
+        return true;
+      }
+      if (holding) {
+        // Too large to keep: what was held goes out (this chunk is its last part), and the rest streams.
+        holding = false;
+        return write.call(this, Buffer.concat(chunks), ...rest.filter((arg) => typeof arg === "function"));
+      }
+      return write.call(this, chunk, ...rest);
+    } as typeof res.write;
     res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
+      const done = [chunk, ...rest].find((arg) => typeof arg === "function") as (() => void) | undefined;
       collect(chunk, typeof rest[0] === "string" ? rest[0] : undefined);
+      takeCacheHeaders(this);
       const headers = Object.entries(this.getHeaders()).filter(([name]) => !PER_ANSWER_HEADERS.has(name.toLowerCase()));
-      const result = (end as (...a: unknown[]) => Response).call(this, chunk, ...rest);
       const seconds = sharedMaxAge(this.getHeader("cache-control")?.toString());
       const text = /^(text\/|application\/json)/.test(String(this.getHeader("content-type") ?? ""));
+      let entry: Entry | null = null;
       if (this.statusCode === 200 && seconds > 0 && text && size <= MAX_ENTRY_BYTES && this.getHeader("set-cookie") === undefined) {
         const policy = this.getHeader("content-security-policy")?.toString();
         const at = now();
@@ -247,7 +283,7 @@ export function sharedPageCache({
           shows,
           storedAt: at,
         };
-        entries.set(key, { ...copy, gzip: null, expiresAt: at + Math.max(seconds, kept) * 1000, refreshing: false });
+        entry = { ...copy, gzip: null, expiresAt: at + Math.max(seconds, kept) * 1000, refreshing: false };
         notKept.delete(key);
         share?.({ key, copy, renderStartedAt, seconds });
       } else {
@@ -255,8 +291,22 @@ export function sharedPageCache({
         if (notKept.size >= MAX_NOT_KEPT) notKept.clear();
         notKept.add(key);
       }
+      let result: Response;
+      if (!holding) {
+        result = end.call(this, chunk, ...rest);
+      } else if (entry && takesGzip(req, entry.body)) {
+        // The template its copies will be filled from, made now: the page is compressed once in all.
+        entry.gzip = gzipTemplate(entry.body, entry.nonce);
+        result = end.call(this, gzipCopy(this, entry.gzip, entry.nonce), done);
+      } else {
+        // Plain with its length, or compressed by the compression middleware in one piece (which drops the length).
+        const body = Buffer.concat(chunks);
+        this.setHeader("Content-Length", body.length);
+        result = end.call(this, body, done);
+      }
+      if (entry) entries.set(key, entry);
       return result;
-    } as typeof end;
+    } as typeof res.end;
     // An answer cut short is not kept; the expired copy may be refreshed by the next request.
     res.once("close", () => {
       const entry = entries.peek(key);
@@ -290,7 +340,7 @@ export function sharedPageCache({
     if (entry) entry.refreshing = true;
     else if (!notKept.has(key)) renderFirst(key, res);
     if (entry || !notKept.has(key)) announceRender(key, res);
-    fill(key, res);
+    fill(key, req, res);
     next();
   };
   const forgetKept = (matches: (shows: string[]) => boolean) => {

@@ -62,7 +62,9 @@ describe("the shared page cache", () => {
     expect(second.text).toContain(`nonce="${b}"`);
     expect(second.text).not.toContain(a);
     expect(second.text.replaceAll(b, a)).toBe(first.text);
-    // Copies go out gzipped from one compression of the page (decision 056), or plain to a client that takes no gzip.
+    // The first rendering and its copies go out gzipped from one compression of the page (decisions 056, 067), or
+    // plain to a client that takes no gzip.
+    expect(first.headers.get("content-encoding")).toBe("gzip");
     expect(second.headers.get("content-encoding")).toBe("gzip");
     expect(second.headers.get("vary")).toMatch(/accept-encoding/i);
     const plain = await page(`/item/${itemId}`, undefined, "identity");
