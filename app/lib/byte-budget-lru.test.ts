@@ -45,3 +45,41 @@ describe("ByteBudgetLru", () => {
     expect(cache.bytes).toBe(6);
   });
 });
+
+describe("ByteBudgetLru's tags", () => {
+  const tagged = (maxBytes: number) => new ByteBudgetLru<{ text: string; tags: string[] }>(maxBytes, (value) => value.text.length, (value) => value.tags);
+
+  it("forgets every value with a tag and nothing else, its bytes with it", () => {
+    const cache = tagged(100);
+    cache.set("page a", { text: "aaaa", tags: ["item:a", "user:o"] });
+    cache.set("page b", { text: "bbbb", tags: ["item:b", "user:o"] });
+    cache.set("page c", { text: "cccc", tags: ["item:c"] });
+    cache.deleteTagged("item:a");
+    expect([cache.peek("page a"), cache.peek("page b")?.text, cache.peek("page c")?.text]).toEqual([undefined, "bbbb", "cccc"]);
+    cache.deleteTagged("user:o");
+    expect([cache.peek("page b"), cache.peek("page c")?.text]).toEqual([undefined, "cccc"]);
+    expect(cache.bytes).toBe(4);
+    cache.deleteTagged("item:nobody");
+    expect(cache.bytes).toBe(4);
+  });
+
+  it("tags a replaced value by its new tags only, and a value kept again by none of the old one's", () => {
+    const cache = tagged(8);
+    cache.set("page a", { text: "aaaa", tags: ["item:a"] });
+    cache.set("page a", { text: "aaaa", tags: ["item:z"] });
+    cache.deleteTagged("item:a");
+    expect(cache.peek("page a")?.tags).toEqual(["item:z"]);
+    cache.set("page b", { text: "bbbb", tags: ["item:b"] });
+    cache.set("page c", { text: "cccc", tags: ["item:c"] }); // 12 bytes: page a goes
+    expect(cache.peek("page a")).toBeUndefined();
+    cache.deleteTagged("item:b");
+    // Kept again under the same key, it answers to its new tag only.
+    cache.set("page a", { text: "aaaa", tags: ["item:a2"] });
+    cache.deleteTagged("item:z");
+    expect(cache.peek("page a")?.text).toBe("aaaa");
+    expect(cache.bytes).toBe(8);
+    cache.deleteTagged("item:a2");
+    expect(cache.peek("page a")).toBeUndefined();
+    expect(cache.bytes).toBe(4);
+  });
+});

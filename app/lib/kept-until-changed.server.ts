@@ -1,3 +1,4 @@
+import { ByteBudgetLru } from "./byte-budget-lru";
 import { sharedChangesHub, type SharedChangesHub } from "./shared-changes-hub.server";
 
 /**
@@ -29,25 +30,25 @@ export interface KeptUntilChangedOptions<T> {
 }
 
 export function keptUntilChanged<T>({ shows, maxEntries = 5_000, keptMs = 60_000, hub = sharedChangesHub(), now = Date.now }: KeptUntilChangedOptions<T>): KeptUntilChanged<T> {
-  // Insertion order is age order: the oldest is the first, and goes first when the map is full.
-  const kept = new Map<string, { record: T; shows: string[]; until: number }>();
+  // Each record weighs 1 and is only peeked at: the oldest goes first when maxEntries are kept. A change forgets
+  // the records that show it without looking at the others.
+  const kept = new ByteBudgetLru<{ record: T; shows: string[]; until: number }>(maxEntries, () => 1, (entry) => entry.shows);
   hub.listen((what) => {
-    if (what === "all") return kept.clear();
-    for (const [key, entry] of kept) if (entry.shows.includes(what)) kept.delete(key);
+    if (what === "all") kept.deleteWhere(() => true);
+    else kept.deleteTagged(what);
   });
   return {
     get size() {
-      return kept.size;
+      return kept.bytes;
     },
     async read(key, load) {
       if (!hub.live()) return load();
-      const entry = kept.get(key);
+      const entry = kept.peek(key);
       if (entry && now() < entry.until) return structuredClone(entry.record);
       if (entry) kept.delete(key);
       const heardBefore = hub.heard();
       const record = await load();
       if (record === null || !hub.live() || hub.heard() !== heardBefore) return record;
-      if (kept.size >= maxEntries) kept.delete(kept.keys().next().value!);
       kept.set(key, { record: structuredClone(record), shows: shows(record, key), until: now() + keptMs });
       return record;
     },

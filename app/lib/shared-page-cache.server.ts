@@ -156,7 +156,7 @@ export function sharedPageCache({
 }: SharedPageCacheOptions): SharedPageCache {
   const keptNow = () => (changes?.live() ? keptSeconds : 0);
   const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
-  const entries = new ByteBudgetLru<Entry>(maxBytes, sizeOf);
+  const entries = new ByteBudgetLru<Entry>(maxBytes, sizeOf, (entry) => entry.shows ?? []);
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
   // changes went unheard) is kept only for its s-maxage: it may hold what was there before.
   let changeNumber = 0;
@@ -343,9 +343,6 @@ export function sharedPageCache({
     fill(key, req, res);
     next();
   };
-  const forgetKept = (matches: (shows: string[]) => boolean) => {
-    entries.deleteWhere((entry) => entry.shows !== null && matches(entry.shows));
-  };
   // A change forgets the pages that show it ('all': every page kept on trust; changes nobody heard may have touched any).
   const changed = (what: string) => {
     changeNumber += 1;
@@ -360,7 +357,8 @@ export function sharedPageCache({
       changedAt.set(what, changeNumber);
       heardAt.set(what, at);
     }
-    forgetKept((shows) => what === "all" || shows.includes(what));
+    if (what === "all") entries.deleteWhere((entry) => entry.shows !== null);
+    else entries.deleteTagged(what);
   };
   const receive = ({ key, copy, renderStartedAt, seconds }: SharedPage) => {
     const mine = entries.peek(key);
