@@ -288,6 +288,11 @@ describe("a page's first render", () => {
       }
       res.end("<p>the end</p>");
     });
+    // A head written by hand before the body (as for a 304): left as it is.
+    app.get("/by-hand", (_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html", "Cache-Control": "public, max-age=0, s-maxage=10" });
+      res.end(`<p>${"written by hand ".repeat(100)}</p>`);
+    });
     const server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
     const port = (server.address() as { port: number }).port;
@@ -333,7 +338,7 @@ describe("a page's first render", () => {
     await s.close();
   });
 
-  it("of a page it does not keep goes out whole through the compression middleware, and a page too large to keep streams", async () => {
+  it("of a page it does not keep goes out whole through the compression middleware; a page too large to keep streams; a head written by hand stays", async () => {
     const s = await streamingServer();
     const mine = await s.get("/streamed/private", "br, gzip");
     expect(mine.headers["content-encoding"]).toBe("br");
@@ -345,6 +350,7 @@ describe("a page's first render", () => {
     expect(large.text).toBe(page("large"));
     // Not kept: the next request renders it again (no Age).
     expect((await s.get("/streamed/large", "br, gzip")).headers["age"]).toBeUndefined();
+    expect((await s.get("/by-hand", "gzip")).text).toBe(`<p>${"written by hand ".repeat(100)}</p>`);
     await s.close();
   });
 });

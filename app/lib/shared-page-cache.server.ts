@@ -294,14 +294,15 @@ export function sharedPageCache({
       let result: Response;
       if (!holding) {
         result = end.call(this, chunk, ...rest);
-      } else if (entry && takesGzip(req, entry.body)) {
+      } else if (entry && !this.headersSent && takesGzip(req, entry.body)) {
         // The template its copies will be filled from, made now: the page is compressed once in all.
         entry.gzip = gzipTemplate(entry.body, entry.nonce);
         result = end.call(this, gzipCopy(this, entry.gzip, entry.nonce), done);
       } else {
         // Plain with its length, or compressed by the compression middleware in one piece (which drops the length).
+        // (A head already written by hand, as for a 304, stays as it was.)
         const body = Buffer.concat(chunks);
-        this.setHeader("Content-Length", body.length);
+        if (!this.headersSent) this.setHeader("Content-Length", body.length);
         result = end.call(this, body, done);
       }
       if (entry) entries.set(key, entry);
