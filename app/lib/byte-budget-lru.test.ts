@@ -61,6 +61,12 @@ describe("ByteBudgetLru's tags", () => {
     expect(cache.bytes).toBe(4);
     cache.deleteTagged("item:nobody");
     expect(cache.bytes).toBe(4);
+    cache.clear();
+    expect([cache.peek("page c"), cache.bytes]).toEqual([undefined, 0]);
+    // Nothing of what was cleared answers to its tags: a value kept again under a cleared key keeps only its own.
+    cache.set("page c", { text: "cc", tags: ["item:new"] });
+    cache.deleteTagged("item:c");
+    expect(cache.peek("page c")?.text).toBe("cc");
   });
 
   it("tags a replaced value by its new tags only, and a value kept again by none of the old one's", () => {

@@ -71,6 +71,13 @@ export class ByteBudgetLru<V> {
     for (const [key, { value }] of this.entries) if (drop(value, key)) this.delete(key);
   }
 
+  /** Forgets every value. */
+  clear(): void {
+    this.entries.clear();
+    this.keysByTag.clear();
+    this.total = 0;
+  }
+
   /** Forgets every value tagged `tag`. */
   deleteTagged(tag: string): void {
     const keys = this.keysByTag.get(tag);

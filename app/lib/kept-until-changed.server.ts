@@ -34,7 +34,7 @@ export function keptUntilChanged<T>({ shows, maxEntries = 5_000, keptMs = 60_000
   // the records that show it without looking at the others.
   const kept = new ByteBudgetLru<{ record: T; shows: string[]; until: number }>(maxEntries, () => 1, (entry) => entry.shows);
   hub.listen((what) => {
-    if (what === "all") kept.deleteWhere(() => true);
+    if (what === "all") kept.clear();
     else kept.deleteTagged(what);
   });
   return {

@@ -265,6 +265,10 @@ describe("pages kept until what they show changes", () => {
 });
 
 describe("a page's first render", () => {
+  // The page's parts as the route writes them ('large': past what the cache keeps, 1 MiB, so it streams).
+  const pageParts = (kind: string) => [...Array.from({ length: 30 }, (_, i) => `<p>part ${i} ${"·".repeat(kind === "large" ? 40_000 : 100)}</p>\n`), "<p>the end</p>"];
+  const page = (kind: string) => pageParts(kind).join("");
+
   // The cache behind the compression middleware, as in server.ts; the page is written in chunks, each flushed, as Remix streams it.
   async function streamingServer() {
     const { default: express } = await import("express");
@@ -280,13 +284,12 @@ describe("a page's first render", () => {
       const kind = req.params.kind;
       res.setHeader("Cache-Control", kind === "private" ? "private, no-cache" : "public, max-age=0, s-maxage=10");
       res.type("text/html");
-      // 'large': past what the cache keeps (1 MiB), so it streams.
-      const part = (i: number) => `<p>part ${i} ${"·".repeat(kind === "large" ? 40_000 : 100)}</p>\n`;
-      for (let i = 0; i < 30; i++) {
-        res.write(part(i));
+      const parts = pageParts(kind);
+      for (const part of parts.slice(0, -1)) {
+        res.write(part);
         (res as unknown as { flush(): void }).flush();
       }
-      res.end("<p>the end</p>");
+      res.end(parts.at(-1));
     });
     // A head written by hand before the body (as for a 304): left as it is.
     app.get("/by-hand", (_req, res) => {
@@ -315,9 +318,6 @@ describe("a page's first render", () => {
       });
     return { get, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
-  const page = (kind: string) =>
-    Array.from({ length: 30 }, (_, i) => `<p>part ${i} ${"·".repeat(kind === "large" ? 40_000 : 100)}</p>\n`).join("") + "<p>the end</p>";
-
   it("goes out whole, gzipped from the compression its copies are made of, not compressed again as it streams", async () => {
     const s = await streamingServer();
     // A browser that prefers brotli: the middleware would have compressed the stream with it, chunk by chunk.
@@ -338,7 +338,7 @@ describe("a page's first render", () => {
     await s.close();
   });
 
-  it("of a page it does not keep goes out whole through the compression middleware; a page too large to keep streams; a head written by hand stays", async () => {
+  it("of a page it does not keep is compressed by the middleware as before; a page too large to keep streams; a head written by hand stays", async () => {
     const s = await streamingServer();
     const mine = await s.get("/streamed/private", "br, gzip");
     expect(mine.headers["content-encoding"]).toBe("br");
