@@ -75,6 +75,24 @@ export function zipfViews(i: number): number {
   return Math.floor(10_000 / (1 + (i % 997)));
 }
 
+/** Picks one of `values`, each as often as its weight says (a binary search over the running totals), by `random` (0 ≤ x < 1). */
+export function weightedPicker<T>(values: T[], weights: number[], random: () => number = Math.random): () => T {
+  const totals: number[] = [];
+  let sum = 0;
+  for (const weight of weights) totals.push((sum += weight));
+  return () => {
+    const target = random() * sum;
+    let low = 0;
+    let high = totals.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (totals[middle] > target) high = middle;
+      else low = middle + 1;
+    }
+    return values[low];
+  };
+}
+
 /** The nearest-rank `q` quantile (0 < q ≤ 1) of ascending `sorted`; NaN when empty. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return NaN;

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { rememberingMatchRoutes, type MatchRoutes } from "../app/lib/route-matching-memo.server";
 import { buildDir, exitUnlessBuilt } from "./app-server";
-import { print, zipfViews } from "./bench-support";
+import { print, weightedPicker, zipfViews } from "./bench-support";
 
 exitUnlessBuilt();
 const require = createRequire(import.meta.url);
@@ -24,22 +24,19 @@ const serverRoutes = createRoutes(build.routes);
 const ITEMS = Number(process.env.BENCH_ROUTE_ITEMS ?? 2_000);
 const REQUESTS = Number(process.env.BENCH_ROUTE_REQUESTS ?? 30_000);
 const ids = Array.from({ length: ITEMS }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
-const weights = ids.map((_, i) => zipfViews(i));
-const total = weights.reduce((sum, w) => sum + w, 0);
 /** A stream of page paths, the same for both runs. */
 const paths: string[] = [];
 let seed = 42;
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const pickId = weightedPicker(ids, ids.map((_, i) => zipfViews(i)), random);
 for (let i = 0; i < REQUESTS; i++) {
   const kind = random();
   if (kind < 0.25) {
     paths.push("/");
     continue;
   }
-  let target = random() * total;
-  let at = 0;
-  while (target > weights[at] && at < ids.length - 1) target -= weights[at++];
-  paths.push(kind < 0.6 ? `/item/${ids[at]}` : kind < 0.85 ? `/embed/${ids[at]}` : `/v1/item/${ids[at]}/file`);
+  const id = pickId();
+  paths.push(kind < 0.6 ? `/item/${id}` : kind < 0.85 ? `/embed/${id}` : `/v1/item/${id}/file`);
 }
 
 /**

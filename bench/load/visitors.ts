@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { runDiscardingClient } from "./discarding-client";
+import { weightedPicker } from "../bench-support";
 import { LatencyBook, WINDOW_SECONDS, type KindFigures, type LatencyWindow } from "./latency-book";
 
 export interface VisitorPlan {
@@ -34,24 +35,6 @@ export interface VisitorResult {
 
 const WORDS = ["vase", "chair", "statue", "lamp", "temple", "shoe"];
 const SORTS = ["most_viewed", "newest"];
-
-/** Picks one of `values`, each as often as its weight says (a binary search over the running totals). */
-function weightedPicker<T>(values: T[], weights: number[]): () => T {
-  const totals: number[] = [];
-  let sum = 0;
-  for (const weight of weights) totals.push((sum += weight));
-  return () => {
-    const target = Math.random() * sum;
-    let low = 0;
-    let high = totals.length - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (totals[middle] > target) high = middle;
-      else low = middle + 1;
-    }
-    return values[low];
-  };
-}
 
 /** Each kind of visit, its share of the rate, and the paths it asks for (one picked per request); `large`: answers of MBs. */
 function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: () => string; large?: boolean }> {
