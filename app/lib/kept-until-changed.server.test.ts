@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { env } from "~/env.server";
 import { keptUntilChanged } from "./kept-until-changed.server";
 import { createSharedChangesHub } from "./shared-changes-hub.server";
 
@@ -10,7 +11,7 @@ interface Row {
 }
 
 /** A hub driven by the test, a clock, and a table whose reads are counted (and may be held). */
-function harness({ maxEntries = 100, keptMs = 60_000 } = {}) {
+function harness({ maxEntries = 100, keptMs = 60_000 as number | null } = {}) {
   let live = true;
   const hub = createSharedChangesHub();
   hub.setLive(() => live);
@@ -19,7 +20,7 @@ function harness({ maxEntries = 100, keptMs = 60_000 } = {}) {
   const table = new Map<string, Row>();
   let reads = 0;
   let hold: Promise<void> | null = null;
-  const kept = keptUntilChanged<Row>({ shows: (row) => [`item:${row.id}`, `user:${row.ownerId}`], maxEntries, keptMs, hub, now: () => clock });
+  const kept = keptUntilChanged<Row>({ shows: (row) => [`item:${row.id}`, `user:${row.ownerId}`], maxEntries, keptMs: keptMs ?? undefined, hub, now: () => clock });
   const read = (id: string) =>
     kept.read(id, async () => {
       reads += 1;
@@ -84,7 +85,27 @@ describe("records kept until what they show changes", () => {
     release();
     expect((await pending)!.name).toBe("a");
     expect((await h.read("a"))!.name).toBe("renamed");
+    expect((await h.read("a"))!.name).toBe("renamed");
     expect(h.reads()).toBe(2);
+  });
+
+  it("keeps a read that only changes to other things overtook, and not one that its owner's change or 'all' overtook", async () => {
+    const h = harness();
+    for (const id of ["a", "b", "c"]) h.table.set(id, row(id));
+    const overtaken = async (id: string, ...changes: string[]) => {
+      const release = h.holdReads();
+      const pending = h.read(id);
+      for (const change of changes) h.change(change);
+      release();
+      await pending;
+      await h.read(id);
+    };
+    await overtaken("a", "item:b", "user:u2");
+    expect(h.reads()).toBe(1);
+    await overtaken("b", "user:u1");
+    expect(h.reads()).toBe(3);
+    await overtaken("c", "all");
+    expect(h.reads()).toBe(5);
   });
 
   it("keeps nothing while changes go unheard, nor a record not found", async () => {
@@ -115,5 +136,19 @@ describe("records kept until what they show changes", () => {
     expect(h.reads()).toBe(4);
     await h.read("a");
     expect(h.reads()).toBe(5);
+  });
+
+  it("keeps a record as long as a shared page is kept (SHARED_PAGE_KEPT_SECONDS) unless told otherwise", async () => {
+    const pageKeptMs = env().SHARED_PAGE_KEPT_SECONDS * 1000;
+    expect(pageKeptMs).toBeGreaterThan(60_000);
+    const h = harness({ keptMs: null });
+    h.table.set("a", row("a"));
+    await h.read("a");
+    h.advance(pageKeptMs - 1);
+    await h.read("a");
+    expect(h.reads()).toBe(1);
+    h.advance(1);
+    await h.read("a");
+    expect(h.reads()).toBe(2);
   });
 });

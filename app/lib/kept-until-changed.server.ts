@@ -1,15 +1,18 @@
+import { env } from "~/env.server";
 import { ByteBudgetLru } from "./byte-budget-lru";
+import { ChangeMarks } from "./change-marks";
 import { sharedChangesHub, type SharedChangesHub } from "./shared-changes-hub.server";
 
 /**
  * Records signed-out visitors read again and again (a public model's row for its page, embed, oEmbed answer and
- * every download), kept in the web process until PostgreSQL says what they show changed, and for `keptMs` at most
- * (docs/decisions/066-public-item-records-kept-until-changed.md). Each read then costs no query: under load, Prisma's
- * compilation of a query into a plan was a fifth of a visitors' process's CPU.
+ * every download), kept in the web process until PostgreSQL says what they show changed, and at most as long as the
+ * pages that show them (`keptMs`; docs/decisions/066-public-item-records-kept-until-changed.md). Each read then costs
+ * no query: under load, Prisma's compilation of a query into a plan was a fifth of a visitors' process's CPU.
  *
- * Kept only while every change is heard (`hub.live()`), and only a record read while no change was heard: a read
- * that a change overtook may hold what was there before. Nothing is kept for a record that was not found (a model
- * published later makes no notice). Every reader gets a copy of its own.
+ * Kept only while every change is heard (`hub.live()`), and only a record read while no change to what it shows was
+ * heard: a read that such a change overtook may hold what was there before. Changes to anything else do not count:
+ * under creators' edits (several a second) most reads overlapped one. Nothing is kept for a record that was not
+ * found (a model published later makes no notice). Every reader gets a copy of its own.
  */
 export interface KeptUntilChanged<T> {
   /** The record under `key`: kept, else `load`ed (and kept when it may be). */
@@ -23,17 +26,26 @@ export interface KeptUntilChangedOptions<T> {
   shows: (record: T, key: string) => string[];
   /** How many records are kept at most (5,000 unless told). */
   maxEntries?: number;
-  /** How long a record is kept at most (a minute unless told): what changes without a notice (a view count) is this late at worst. */
+  /**
+   * How long a record is kept at most: what changes without a notice (a view count) is this late at worst. Unless
+   * told, as long as a shared page is kept (SHARED_PAGE_KEPT_SECONDS), so that a record is never older than the
+   * pages showing it may be.
+   */
   keptMs?: number;
   hub?: SharedChangesHub;
   now?: () => number;
 }
 
-export function keptUntilChanged<T>({ shows, maxEntries = 5_000, keptMs = 60_000, hub = sharedChangesHub(), now = Date.now }: KeptUntilChangedOptions<T>): KeptUntilChanged<T> {
+export function keptUntilChanged<T>({ shows, maxEntries = 5_000, keptMs, hub = sharedChangesHub(), now = Date.now }: KeptUntilChangedOptions<T>): KeptUntilChanged<T> {
+  // Read when a record is kept, not when the module loads: importing the domain needs no valid environment.
+  const keptFor = () => keptMs ?? env().SHARED_PAGE_KEPT_SECONDS * 1000;
   // Each record weighs 1 and is only peeked at: the oldest goes first when maxEntries are kept. A change forgets
   // the records that show it without looking at the others.
   const kept = new ByteBudgetLru<{ record: T; shows: string[]; until: number }>(maxEntries, () => 1, (entry) => entry.shows);
+  // Each change heard, by its number (`hub.heard()` counts it before listeners hear it).
+  const changedAt = new ChangeMarks();
   hub.listen((what) => {
+    changedAt.note(what, hub.heard());
     if (what === "all") kept.clear();
     else kept.deleteTagged(what);
   });
@@ -48,8 +60,10 @@ export function keptUntilChanged<T>({ shows, maxEntries = 5_000, keptMs = 60_000
       if (entry) kept.delete(key);
       const heardBefore = hub.heard();
       const record = await load();
-      if (record === null || !hub.live() || hub.heard() !== heardBefore) return record;
-      kept.set(key, { record: structuredClone(record), shows: shows(record, key), until: now() + keptMs });
+      if (record === null || !hub.live()) return record;
+      const recordShows = shows(record, key);
+      if (changedAt.changedAfter(recordShows, heardBefore)) return record;
+      kept.set(key, { record: structuredClone(record), shows: recordShows, until: now() + keptFor() });
       return record;
     },
   };

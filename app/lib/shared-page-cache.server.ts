@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { ByteBudgetLru } from "./byte-budget-lru";
+import { ChangeMarks } from "./change-marks";
 import { createNonce } from "./content-security-policy.server";
 import { fillGzipTemplate, gzipTemplate, type GzipTemplate } from "./gzip-template.server";
 import { pickEncoding } from "./precompressed-static.server";
@@ -160,16 +161,9 @@ export function sharedPageCache({
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
   // changes went unheard) is kept only for its s-maxage: it may hold what was there before.
   let changeNumber = 0;
-  /** The last change that may have touched every page ('all', unheard changes, forgotten numbers). */
-  let everythingChangedAt = 0;
-  const changedAt = new Map<string, number>();
-  const changedSince = (shows: string[], started: number) =>
-    everythingChangedAt > started || shows.some((what) => (changedAt.get(what) ?? 0) > started);
+  const changedAt = new ChangeMarks(MAX_REMEMBERED_CHANGES);
   // When each change was heard, by the clock: a sibling's render that started at or before it may not hold it.
-  let everythingHeardAt = -Infinity;
-  const heardAt = new Map<string, number>();
-  const heardSince = (shows: string[], startedAt: number) =>
-    everythingHeardAt >= startedAt || shows.some((what) => (heardAt.get(what) ?? -Infinity) >= startedAt);
+  const heardAt = new ChangeMarks(MAX_REMEMBERED_CHANGES);
 
   // A page nobody has asked for yet is rendered by its first request; the crowd that comes while it renders waits
   // for that render and gets copies of it, as it would while an expired copy is refreshed. A page whose last render
@@ -273,7 +267,7 @@ export function sharedPageCache({
       if (this.statusCode === 200 && seconds > 0 && text && size <= MAX_ENTRY_BYTES && this.getHeader("set-cookie") === undefined) {
         const policy = this.getHeader("content-security-policy")?.toString();
         const at = now();
-        const kept = shows && !changedSince(shows, started) ? keptNow() : 0;
+        const kept = shows && !changedAt.changedAfter(shows, started) ? keptNow() : 0;
         const copy: SharedPage["copy"] = {
           status: 200,
           headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
@@ -347,24 +341,15 @@ export function sharedPageCache({
   // A change forgets the pages that show it ('all': every page kept on trust; changes nobody heard may have touched any).
   const changed = (what: string) => {
     changeNumber += 1;
-    const at = now();
-    if (what === "all" || changedAt.size >= MAX_REMEMBERED_CHANGES) {
-      changedAt.clear();
-      heardAt.clear();
-      everythingChangedAt = changeNumber;
-      everythingHeardAt = at;
-    }
-    if (what !== "all") {
-      changedAt.set(what, changeNumber);
-      heardAt.set(what, at);
-    }
+    changedAt.note(what, changeNumber);
+    heardAt.note(what, now());
     if (what === "all") entries.deleteWhere((entry) => entry.shows !== null);
     else entries.deleteTagged(what);
   };
   const receive = ({ key, copy, renderStartedAt, seconds }: SharedPage) => {
     const mine = entries.peek(key);
     if (mine && mine.storedAt >= copy.storedAt) return;
-    const kept = copy.shows && !heardSince(copy.shows, renderStartedAt) ? keptNow() : 0;
+    const kept = copy.shows && !heardAt.changedSince(copy.shows, renderStartedAt) ? keptNow() : 0;
     const expiresAt = copy.storedAt + Math.max(seconds, kept) * 1000;
     if (expiresAt <= now()) return;
     entries.set(key, { ...copy, gzip: null, expiresAt, refreshing: false });
