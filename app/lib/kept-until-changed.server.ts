@@ -10,8 +10,8 @@ import { sharedChangesHub, type SharedChangesHub } from "./shared-changes-hub.se
  * no query: under load, Prisma's compilation of a query into a plan was a fifth of a visitors' process's CPU.
  *
  * Kept only while every change is heard (`hub.live()`), and only a record read while no change to what it shows was
- * heard: a read that such a change overtook may hold what was there before. Changes to anything else do not count:
- * under creators' edits (several a second) most reads overlapped one. Nothing is kept for a record that was not
+ * heard: a read that such a change overtook may hold what was there before. Changes to anything else do not count
+ * (under the load bench's creators, one read in twelve overlapped one). Nothing is kept for a record that was not
  * found (a model published later makes no notice). Every reader gets a copy of its own.
  */
 export interface KeptUntilChanged<T> {
