@@ -3,7 +3,8 @@
 // held to LOAD_RATE GETs per second, 300; models picked as often as their view counts say, or evenly with
 // LOAD_POPULARITY=uniform; only some kinds with LOAD_KINDS) and LOAD_CREATORS creators (50; sign in, create items, upload 5–20 MB models through
 // signed links, edit, request video scans and poll them) work at once; with local disk and with
-// the S3 server; then the same with the web process killed -9 halfway and started again. Prints throughput and
+// the S3 server; then the same with the web process killed -9 halfway and started again (with several, the one for
+// signed-in work, or one for visitors with LOAD_KILL=visitors). Prints throughput and
 // p50/p95/p99 per kind of request, errors, the web process's memory over time, and checks afterwards that
 // every acknowledged upload downloads byte-identical and that no scan credit was lost or spent twice.
 // Figures only, no pass/fail on time; the goals (≥ 300 GETs/s, p99 ≤ 250 ms, no 5xx; 50 concurrent uploads,
@@ -33,6 +34,8 @@ const SECONDS = Number(process.env.LOAD_SECONDS ?? 300);
 const RATE = Number(process.env.LOAD_RATE ?? 300);
 /** How visitors pick the model they look at: `zipf` (as often as its view count says: a few models get most visits) or `uniform` (every model alike; the worst case for any cache). */
 const POPULARITY = process.env.LOAD_POPULARITY === "uniform" ? "uniform" : "zipf";
+/** Which kind of web process the kill mode kills where there are several: signed-in work's (the default) or a visitors' one. */
+const KILL_KIND = process.env.LOAD_KILL === "visitors" ? "visitors" : "signed-in";
 const CREATORS = Number(process.env.LOAD_CREATORS ?? 50);
 /** LOAD_KINDS=download,oEmbed: only the visitor kinds whose names contain one of these (to look at one kind alone). */
 const KINDS = (process.env.LOAD_KINDS ?? "").split(",").map((part) => part.trim()).filter(Boolean);
@@ -207,7 +210,8 @@ async function main() {
   });
 
   // Halfway: SIGKILL one web process. With several, their supervisor starts another while the rest answer: the one
-  // for signed-in work where there is one (it receives the uploads and spends the credits, decision 064). With one,
+  // for signed-in work where there is one (it receives the uploads and spends the credits, decision 064), or with
+  // LOAD_KILL=visitors one for visitors (its replacement warms itself before it serves, decision 068). With one,
   // the bench starts it again as a supervisor (scripts/start.mjs) would.
   let outage: { killedAt: number; readyAt: number; victim: number; kind?: string } | null = null;
   if (mode === "kill") {
@@ -215,7 +219,7 @@ async function main() {
     const killedAt = (Date.now() - started) / 1000;
     const before = serverChildPids(web.pid);
     if (before.length > 0) {
-      const victim = before.find((pid) => webProcessKindOf(pid) === "signed-in") ?? before[0];
+      const victim = before.find((pid) => webProcessKindOf(pid) === KILL_KIND) ?? before[0];
       const kind = webProcessKindOf(victim) ?? undefined;
       process.kill(victim, "SIGKILL");
       while (serverChildPids(web.pid).filter((pid) => !before.includes(pid)).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
