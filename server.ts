@@ -23,6 +23,7 @@ import { feedSharedChanges, sharedChangesHub } from "./app/lib/shared-changes-hu
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
 import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, worksFollowUps } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
+import { arrivedForWarmUp, warmUp, type WarmUpReport } from "./app/lib/warm-up.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -90,6 +91,11 @@ function resolveLinkOrigin(rules: LinkOriginRules) {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
+    // A web process's own warm-up asks as a visitor on APP_URL does (decision 068).
+    if (arrivedForWarmUp(req)) {
+      res.locals.linkOrigin = new URL(rules.appUrl).origin;
+      return next();
+    }
     res.locals.linkOrigin = linkOriginOf(
       {
         host: req.headers.host,
@@ -135,7 +141,11 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   // Remix matches each page's path 3–6 times; each route tree's answers are remembered per path (decision 063).
   rememberRouteMatches();
   const build = (await import(buildPath)) as ServerBuild & { legacyHostRedirect?: (req: express.Request) => string | null };
-  const views = build.entry.module as unknown as { countItemView: (itemId: string) => void; flushItemViews: () => Promise<void> };
+  const views = build.entry.module as unknown as {
+    countItemView: (itemId: string) => void;
+    flushItemViews: () => Promise<void>;
+    withoutCountingViews: <T>(work: () => Promise<T>) => Promise<T>;
+  };
   const config = env();
   const isTrustedProxy = trustedProxyMatcher(config.TRUSTED_PROXIES);
   const app = express();
@@ -180,6 +190,8 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
         ),
     ),
   );
+  /** Whether the database's change notices are heard, while pages are kept until changed. */
+  let changesHeard: (() => boolean) | undefined;
   // Signed-out visitors' pages that say they may be shared (docs/decisions/045-shared-page-cache.md).
   // A page that names what it shows is kept until the database says that changed (decision 057), while it is heard.
   if (config.SHARED_PAGE_CACHE_MB > 0) {
@@ -203,11 +215,17 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     if (config.SHARED_PAGE_KEPT_SECONDS > 0 && config.DATABASE_URL) {
       const hub = feedSharedChanges(() => changes?.live ?? false);
       changes = listenForSharedPageChanges(config.DATABASE_URL, { onChange: hub.changed, onUnheard: () => hub.changed("all") });
+      changesHeard = () => changes?.live ?? false;
     }
     app.locals.stopPageChanges = async () => (cache.stop(), await changes?.stop());
     app.use(cache);
   }
   app.locals.flushViews = views.flushItemViews;
+  // Before it serves anyone, a web process asks itself for what visitors ask for most, counting no views (decision 068).
+  app.locals.warmUp = (): Promise<WarmUpReport> =>
+    views.withoutCountingViews(() =>
+      warmUp(app, { appUrl: config.APP_URL, models: config.WARM_UP_MODELS, seconds: config.WARM_UP_SECONDS, heard: changesHeard }),
+    );
   // Signed-in work and uploads take turns; visitors' GETs never wait on them (decision 061).
   app.use(requestLanes({ "signed-in": config.SIGNED_IN_REQUESTS_AT_ONCE || Infinity, uploads: config.UPLOADS_AT_ONCE || Infinity }));
   app.all(
@@ -238,6 +256,14 @@ if (isMain && !superviseWebProcesses(webProcessPlan(env()))) {
   server.keepAliveTimeout = env().KEEP_ALIVE_SECONDS * 1000;
   server.headersTimeout = server.keepAliveTimeout + 1000;
   installProcessGuards(server);
+  // A web process for visitors (or the only one) warms itself first: the supervisor hands it nothing, and it does
+  // not listen, until it has (decision 068).
+  if (webProcessKind() !== "signed-in" && env().WARM_UP_SECONDS > 0) {
+    const warmed = await (app.locals.warmUp as () => Promise<WarmUpReport>)();
+    process.stdout.write(
+      `[scanroom] warmed up on the front door and ${warmed.models} most-viewed models: ${warmed.pages} pages, ${warmed.failed} failed, ${warmed.seconds.toFixed(1)} s${warmed.complete ? "" : " (stopped at WARM_UP_SECONDS)"}\n`,
+    );
+  }
   // One of several web processes takes the connections the supervisor hands it; one alone listens.
   const handed = serveHandedConnections(server);
   if (handed) process.stdout.write(`[scanroom] serving http://localhost:${port} (a web process for ${webProcessKind()})\n`);

@@ -117,6 +117,13 @@ const baseSchema = z.object({
    * are heard (docs/decisions/057-shared-pages-kept-until-changed.md); 0: only its s-maxage, 10 s.
    */
   SHARED_PAGE_KEPT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /**
+   * Before a web process for visitors takes traffic, it asks itself for the front door and this many most-viewed
+   * public models' pages (docs/decisions/068-web-processes-warm-up-before-serving.md); 0: the front door alone.
+   */
+  WARM_UP_MODELS: z.coerce.number().int().min(0).max(1000).default(300),
+  /** The most seconds that warm-up may hold a starting web process back from traffic; 0: none. */
+  WARM_UP_SECONDS: z.coerce.number().int().min(0).max(300).default(15),
   SENTRY_DSN: optionalString.pipe(z.string().url().optional()),
   SENTRY_ENVIRONMENT: optionalString,
   SHOPIFY_API_KEY: optionalString,

@@ -1,16 +1,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { Agent, get as httpGet } from "node:http";
 import { getPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { warmUpPaths } from "~/lib/warm-up.server";
 import { descendantPids, freePort, serverChildPids, threadNiceness } from "../setup/processes";
 import { waitFor } from "../setup/wait-for";
 
 // Issue 37: with WEB_PROCESSES=2 the server is two web processes for visitors and one for signed-in work, at a lower
 // CPU priority, on one port (decision 064); one killed with SIGKILL is replaced while the others go on answering,
-// and a SIGTERM stops them all.
+// and a SIGTERM stops them all. Each web process for visitors asks itself for the most-viewed pages before it serves.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const children: ChildProcess[] = [];
@@ -99,12 +101,12 @@ describe("several web processes on one port", () => {
 
     // A page one web process renders is given to the other (decision 060): after the first answer (a render, no
     // Age), every answer is a kept copy (with an Age), whichever web process takes the connection. Connections go
-    // to the two in turn.
-    const rendered = await getOnNewConnection(`${site}/`);
+    // to the two in turn. (Not the front door: each web process asked itself for it before serving, decision 068.)
+    const rendered = await getOnNewConnection(`${site}/?sort=newest`);
     expect(rendered).toEqual({ status: 200, age: undefined });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const copies: Array<{ status: number; age: string | undefined }> = [];
-    for (let i = 0; i < 6; i++) copies.push(await getOnNewConnection(`${site}/`));
+    for (let i = 0; i < 6; i++) copies.push(await getOnNewConnection(`${site}/?sort=newest`));
     expect(copies.map((copy) => copy.status)).toEqual(Array(6).fill(200));
     expect(copies.filter((copy) => copy.age === undefined)).toEqual([]);
 
@@ -132,6 +134,19 @@ describe("several web processes on one port", () => {
     expect(bearerAnswer).toBe(401);
     await waitFor("the follow-up relayed by signed-in work's process", async () => !(await stillQueued()), LIMIT_MS, 200);
 
+    // A public model nobody has visited yet: only the replacement below warms itself on it (decision 068).
+    const ownerId = randomUUID();
+    const itemId = randomUUID();
+    await database.query(`INSERT INTO "User" (id, "firebaseUid", email, "emailVerified", "displayName", "updatedAt") VALUES ($1, $2, $3, true, 'Warm Owner', now())`, [
+      ownerId,
+      `warm-${ownerId}`,
+      `warm-${ownerId}@example.com`,
+    ]);
+    await database.query(
+      `INSERT INTO "Item" (id, "ownerId", name, "modelType", "uploadType", status, visibility, "fileKey", "fileSize", "updatedAt") VALUES ($1, $2, 'Warm vase', 'glb', 'model', 'ready', 'public', 'items/warm.glb', 1000, now())`,
+      [itemId, ownerId],
+    );
+
     // Once the supervisor knows the first web process was killed, requests (each on a new connection) one after
     // another until its replacement serves: every one answered 200 by the web process left.
     process.kill(first, "SIGKILL");
@@ -152,6 +167,17 @@ describe("several web processes on one port", () => {
     );
     expect([...statuses]).toEqual([200]);
     process.stdout.write(`${answered} requests answered 200 while web process ${first} was killed and replaced by ${replaced[0]}\n`);
+
+    // The replacement asked itself for the front door and the model's page, embed and oEmbed answer before it
+    // served, and gave its copies to the other (decision 060): the model's first visitors get kept copies (an Age),
+    // whichever web process takes them, and its warm-up counted no view: the visitor's page view is the only one.
+    expect(output).toContain("[scanroom] warmed up on the front door and 1 most-viewed models: 4 pages, 0 failed");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const pathName of warmUpPaths(site, itemId)) expect(await getOnNewConnection(`${site}${pathName}`)).toEqual({ status: 200, age: expect.any(String) });
+    const viewCount = async () => (await database!.query<{ viewCount: number }>(`SELECT "viewCount" FROM "Item" WHERE id = $1`, [itemId])).rows[0].viewCount;
+    await waitFor("the visitor's view added", async () => (await viewCount()) > 0, LIMIT_MS, 200);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await viewCount()).toBe(1);
 
     // SIGTERM to the supervisor: all three web processes drain and exit, then the supervisor.
     const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
