@@ -243,6 +243,7 @@ async function main() {
   print("\nvisitors (autocannon):");
   print(formatFigures([...seen.figures, seen.total]));
   print(`p99 of all visitor GETs (ms), every ${WINDOW_SECONDS} s: ${formatWindows(seen.windows)}`);
+  print(`p99 in the first ${WINDOW_SECONDS} s (ms), by kind: ${seen.firstWindowByKind.map(({ kind, p99 }) => `${kind.split(" (")[0]} ${p99.toFixed(0)}`).join(" · ")}`);
   for (const [why, count] of seen.unansweredWhy) print(`  no answer: ${count}× ${why}`);
   if (outage) {
     const bySecond = Object.entries(seen.unansweredBySecond).map(([second, count]) => [Number(second), count] as const);

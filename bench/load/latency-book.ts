@@ -35,7 +35,7 @@ export interface LatencyWindow {
 export class LatencyBook {
   private readonly kinds = new Map<string, KindRecord>();
   /** Every answer's time and when it came (ms since `startedAt`), over all kinds: the tail over the run. */
-  private readonly timeline: Array<{ at: number; ms: number }> = [];
+  private readonly timeline: Array<{ at: number; ms: number; kind: string }> = [];
 
   /** `startedAt`: the run's start (ms since the epoch), from which answers are placed in windows. */
   constructor(private readonly startedAt = Date.now()) {}
@@ -49,7 +49,7 @@ export class LatencyBook {
   }
 
   answered(kind: string, ms: number, status: number): void {
-    this.timeline.push({ at: Date.now() - this.startedAt, ms });
+    this.timeline.push({ at: Date.now() - this.startedAt, ms, kind });
     const record = this.of(kind);
     record.ms.push(ms);
     record.statuses.set(status, (record.statuses.get(status) ?? 0) + 1);
@@ -60,14 +60,23 @@ export class LatencyBook {
     if (why) this.unansweredWhy.set(`${kind}: ${why}`, (this.unansweredWhy.get(`${kind}: ${why}`) ?? 0) + 1);
   }
 
+  /** Each kind's p99 in the run's first `windowSeconds` (where the tail of a run is): which kinds make it. */
+  firstWindowByKind(windowSeconds: number): Array<{ kind: string; p99: number }> {
+    return [...this.kinds.keys()].map((kind) => ({ kind, p99: this.windows(windowSeconds, kind).find((w) => w.endsAt === windowSeconds)?.p99 ?? NaN }));
+  }
+
   figures(seconds: number): KindFigures[] {
     return [...this.kinds].map(([kind, record]) => figuresOf(kind, record, seconds));
   }
 
-  /** The p99 of all kinds' answers in each `windowSeconds` of the run (whether the tail is the first minute's or every minute's). */
-  windows(windowSeconds: number): LatencyWindow[] {
+  /**
+   * The p99 of all kinds' answers (or of `kind`'s) in each `windowSeconds` of the run (whether the tail is the first
+   * minute's or every minute's).
+   */
+  windows(windowSeconds: number, kind?: string): LatencyWindow[] {
     const byWindow = new Map<number, number[]>();
-    for (const { at, ms } of this.timeline) {
+    for (const { at, ms, kind: of } of this.timeline) {
+      if (kind !== undefined && of !== kind) continue;
       const index = Math.floor(at / 1000 / windowSeconds);
       const list = byWindow.get(index);
       if (list) list.push(ms);

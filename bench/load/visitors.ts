@@ -31,6 +31,8 @@ export interface VisitorResult {
   unansweredWhy: Array<[string, number]>;
   /** All kinds' p99 in each WINDOW_SECONDS of the run. */
   windows: LatencyWindow[];
+  /** Each kind's p99 in the first window. */
+  firstWindowByKind: Array<{ kind: string; p99: number }>;
 }
 
 const WORDS = ["vase", "chair", "statue", "lamp", "temple", "shoe"];
@@ -136,6 +138,7 @@ async function main() {
     unansweredBySecond,
     unansweredWhy: [...book.unansweredWhy],
     windows: book.windows(WINDOW_SECONDS),
+    firstWindowByKind: book.firstWindowByKind(WINDOW_SECONDS),
   };
   writeFileSync(process.argv[3], JSON.stringify(result));
 }
