@@ -21,9 +21,10 @@ import { precompressedStatic } from "./app/lib/precompressed-static.server";
 import { sharedPageCache, type RenderNotice, type SharedPage } from "./app/lib/shared-page-cache.server";
 import { feedSharedChanges, sharedChangesHub } from "./app/lib/shared-changes-hub.server";
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
-import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, worksFollowUps } from "./app/lib/web-processes.server";
+import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, webProcessSlot, worksFollowUps } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
-import { arrivedForWarmUp, warmUp, type WarmUpReport } from "./app/lib/warm-up.server";
+import { asksToRender, openSelfRequests, selfRequestOrigin, type SelfRequests } from "./app/lib/self-requests.server";
+import { warmUp, type WarmUpReport } from "./app/lib/warm-up.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -60,6 +61,8 @@ function refuseUnsafeQueries(req: express.Request, res: express.Response, next: 
 }
 
 const SAFE_REQUEST_ID = /^[\w.:-]{8,128}$/;
+/** A kept page's refresh that takes longer is given up; the next visitor after its copy's grace renders it. */
+const REFRESH_TIMEOUT_MS = 30_000;
 
 /**
  * Every response names its request (X-Request-Id: a proxy's id when it sent a sane one, else a new
@@ -91,9 +94,10 @@ function resolveLinkOrigin(rules: LinkOriginRules) {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    // A web process's own warm-up asks as a visitor on APP_URL does (decision 068).
-    if (arrivedForWarmUp(req)) {
-      res.locals.linkOrigin = new URL(rules.appUrl).origin;
+    // A web process's own request (its warm-up, a kept page's refresh) asks as a visitor on the origin it names did.
+    const own = selfRequestOrigin(req);
+    if (own) {
+      res.locals.linkOrigin = own;
       return next();
     }
     res.locals.linkOrigin = linkOriginOf(
@@ -192,6 +196,9 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   );
   /** Whether the database's change notices are heard, while pages are kept until changed. */
   let changesHeard: (() => boolean) | undefined;
+  // This process's requests of its own (warm-up, refreshes of kept pages), on a loopback listener opened on first use.
+  let self: Promise<SelfRequests> | null = null;
+  const selfRequests = () => (self ??= openSelfRequests(app, { atOnce: 2 }).catch((error: unknown) => ((self = null), Promise.reject(error))));
   // Signed-out visitors' pages that say they may be shared (docs/decisions/045-shared-page-cache.md).
   // A page that names what it shows is kept until the database says that changed (decision 057), while it is heard.
   if (config.SHARED_PAGE_CACHE_MB > 0) {
@@ -203,6 +210,13 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     // The cache and the public records the domain keeps (decision 066) hear each change in the same turn, through
     // the process's hub: a page rendered again after a change never reads a record from before it.
     const cache = sharedPageCache({
+      refresh: {
+        render: (req, linkOrigin) =>
+          void selfRequests()
+            .then((self) => self.get({ path: req.originalUrl, linkOrigin, render: true, deadline: Date.now() + REFRESH_TIMEOUT_MS }))
+            .catch(() => {}),
+        isRefresh: asksToRender,
+      },
       maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024,
       onView: views.countItemView,
       changes: sharedChangesHub(),
@@ -223,8 +237,14 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   app.locals.flushViews = views.flushItemViews;
   // Before it serves anyone, a web process asks itself for what visitors ask for most, counting no views (decision 068).
   app.locals.warmUp = (): Promise<WarmUpReport> =>
-    views.withoutCountingViews(() =>
-      warmUp(app, { appUrl: config.APP_URL, models: config.WARM_UP_MODELS, seconds: config.WARM_UP_SECONDS, heard: changesHeard }),
+    views.withoutCountingViews(async () =>
+      warmUp(await selfRequests(), {
+        appUrl: config.APP_URL,
+        models: config.WARM_UP_MODELS,
+        seconds: config.WARM_UP_SECONDS,
+        heard: changesHeard,
+        share: webProcessSlot() ?? undefined,
+      }),
     );
   // Signed-in work and uploads take turns; visitors' GETs never wait on them (decision 061).
   app.use(requestLanes({ "signed-in": config.SIGNED_IN_REQUESTS_AT_ONCE || Infinity, uploads: config.UPLOADS_AT_ONCE || Infinity }));
@@ -260,8 +280,9 @@ if (isMain && !superviseWebProcesses(webProcessPlan(env()))) {
   // not listen, until it has (decision 068).
   if (webProcessKind() !== "signed-in" && env().WARM_UP_SECONDS > 0) {
     const warmed = await (app.locals.warmUp as () => Promise<WarmUpReport>)();
+    const slot = webProcessSlot();
     process.stdout.write(
-      `[scanroom] warmed up on the front door and ${warmed.models} most-viewed models: ${warmed.pages} pages, ${warmed.failed} failed, ${warmed.seconds.toFixed(1)} s${warmed.complete ? "" : " (stopped at WARM_UP_SECONDS)"}\n`,
+      `[scanroom] warmed up on the front door and ${warmed.models} most-viewed models: ${warmed.pages} pages, ${warmed.failed} failed, ${warmed.seconds.toFixed(1)} s${warmed.complete ? "" : " (stopped at WARM_UP_SECONDS)"}${slot ? ` (web process ${process.pid}, share ${slot.slot + 1} of ${slot.of})` : ""}\n`,
     );
   }
   // One of several web processes takes the connections the supervisor hands it; one alone listens.

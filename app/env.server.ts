@@ -118,10 +118,11 @@ const baseSchema = z.object({
    */
   SHARED_PAGE_KEPT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   /**
-   * Before a web process for visitors takes traffic, it asks itself for the front door and this many most-viewed
-   * public models' pages (docs/decisions/068-web-processes-warm-up-before-serving.md); 0: the front door alone.
+   * Before a web process for visitors takes traffic, it asks itself for the front door and up to this many
+   * most-viewed public models' pages, most viewed first, as many as WARM_UP_SECONDS allows
+   * (docs/decisions/068-web-processes-warm-up-before-serving.md, 069); 0: the front door alone.
    */
-  WARM_UP_MODELS: z.coerce.number().int().min(0).max(1000).default(300),
+  WARM_UP_MODELS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** The most seconds that warm-up may hold a starting web process back from traffic; 0: none. */
   WARM_UP_SECONDS: z.coerce.number().int().min(0).max(300).default(15),
   SENTRY_DSN: optionalString.pipe(z.string().url().optional()),

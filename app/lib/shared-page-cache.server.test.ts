@@ -16,10 +16,10 @@ describe("sharedMaxAge", () => {
 
 describe("pages kept until what they show changes", () => {
   // A real express app and HTTP server around the cache; the page's renderer counts its renders and may be held.
-  async function harness(options: Pick<SharedPageCacheOptions, "announce" | "siblingWaitMs"> = {}) {
+  async function harness({ backgroundRefresh = false, ...options }: Pick<SharedPageCacheOptions, "announce" | "siblingWaitMs"> & { backgroundRefresh?: boolean } = {}) {
     const { default: express } = await import("express");
     const { createServer } = await import("node:http");
-    const { SHOWS_HEADER } = await import("./public-page-cache");
+    const { SHOWS_HEADER, VIEW_HEADER } = await import("./public-page-cache");
     const { sharedPageCache } = await import("./shared-page-cache.server");
     const { createSharedChangesHub } = await import("./shared-changes-hub.server");
     let clock = 1_000_000;
@@ -28,7 +28,21 @@ describe("pages kept until what they show changes", () => {
     changes.setLive(() => live);
     let renders = 0;
     let hold: Promise<void> | null = null;
-    const cache = sharedPageCache({ maxBytes: 1 << 20, onView: () => {}, changes, keptSeconds: 300, now: () => clock, ...options });
+    let port = 0;
+    // A refresh asks the server again with a mark, as app/lib/self-requests.server.ts does with its secret.
+    const refresh: SharedPageCacheOptions["refresh"] = {
+      render: (req) => void fetch(`http://127.0.0.1:${port}${req.originalUrl}`, { headers: { "x-refresh": "1" } }).then((answer) => answer.text()),
+      isRefresh: (req) => req.headers["x-refresh"] === "1",
+    };
+    const cache = sharedPageCache({
+      maxBytes: 1 << 20,
+      onView: () => {},
+      changes,
+      keptSeconds: 300,
+      now: () => clock,
+      ...(backgroundRefresh ? { refresh } : {}),
+      ...options,
+    });
     const app = express();
     app.use((_req, res, next) => ((res.locals.linkOrigin = "http://test"), next()));
     app.use(cache);
@@ -40,6 +54,15 @@ describe("pages kept until what they show changes", () => {
       res.setHeader(SHOWS_HEADER, `item:${req.params.id} user:owner`);
       res.type("text/html").send(`<p>render ${render}</p>`);
     });
+    // A list that cannot name what it shows (kept for its s-maxage), and a page that counts a view for each copy.
+    app.get(["/list", "/viewed"], async (req, res) => {
+      renders += 1;
+      const render = renders;
+      if (hold) await hold;
+      res.setHeader("Cache-Control", "public, max-age=0, s-maxage=10");
+      if (req.path === "/viewed") res.setHeader(VIEW_HEADER, "a");
+      res.type("text/html").send(`<p>render ${render}</p>`);
+    });
     app.get("/mine/:id", async (_req, res) => {
       renders += 1;
       const render = renders;
@@ -49,7 +72,7 @@ describe("pages kept until what they show changes", () => {
     });
     const server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    const port = (server.address() as { port: number }).port;
+    port = (server.address() as { port: number }).port;
     const get = async (path: string) => {
       const response = await fetch(`http://127.0.0.1:${port}${path}`);
       return { text: await response.text(), shows: response.headers.get(SHOWS_HEADER) };
@@ -90,6 +113,51 @@ describe("pages kept until what they show changes", () => {
     h.change("all");
     expect((await h.get("/page/a")).text).toBe("<p>render 5</p>");
     await h.close();
+  });
+
+  it("keeps one page for a query whatever the order or spelling of its parameters, and apart for other values", async () => {
+    const h = await harness();
+    expect((await h.get("/page/a?format=json&url=http%3A%2F%2Ftest%2Fitem%2Fa")).text).toBe("<p>render 1</p>");
+    expect((await h.get("/page/a?url=http://test/item/a&format=json")).text).toBe("<p>render 1</p>");
+    expect((await h.get("/page/a?url=http://test/item/b&format=json")).text).toBe("<p>render 2</p>");
+    // Repeated names keep their order: a different list is a different page.
+    expect((await h.get("/page/a?tag=x&tag=y")).text).toBe("<p>render 3</p>");
+    expect((await h.get("/page/a?tag=y&tag=x")).text).toBe("<p>render 4</p>");
+    expect((await h.get("/page/a?q=red+fox")).text).toBe("<p>render 5</p>");
+    expect((await h.get("/page/a?q=red%20fox")).text).toBe("<p>render 5</p>");
+    expect(h.renders()).toBe(5);
+    await h.close();
+  });
+
+  it("renders an expired copy again in the background while visitors get it, at most its grace after it expired", async () => {
+    const h = await harness({ backgroundRefresh: true });
+    expect((await h.get("/list")).text).toBe("<p>render 1</p>");
+    h.advance(11);
+    const release = h.holdRenders();
+    // The visitor after it expired gets it at once, its refresh renders meanwhile, and the next visitors get it too.
+    expect((await h.get("/list")).text).toBe("<p>render 1</p>");
+    expect((await h.get("/list")).text).toBe("<p>render 1</p>");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(h.renders()).toBe(2);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await h.get("/list")).text).toBe("<p>render 2</p>");
+    // Long expired (past its grace): the visitor renders it, as nobody has it.
+    h.advance(21);
+    expect((await h.get("/list")).text).toBe("<p>render 3</p>");
+    expect(h.renders()).toBe(3);
+    await h.close();
+  });
+
+  it("leaves a page that counts views to its visitor to render again, and renders in the foreground without a refresh", async () => {
+    for (const backgroundRefresh of [true, false]) {
+      const h = await harness({ backgroundRefresh });
+      const path = backgroundRefresh ? "/viewed" : "/list";
+      expect((await h.get(path)).text).toBe("<p>render 1</p>");
+      h.advance(11);
+      expect((await h.get(path)).text).toBe("<p>render 2</p>");
+      await h.close();
+    }
   });
 
   it("keeps a render that a change overtook only for its s-maxage", async () => {

@@ -14,8 +14,9 @@ import { SHOWS_HEADER, VIEW_HEADER } from "./public-page-cache";
  * door, Explore, public model pages, embeds, oEmbed: app/lib/public-page-cache.ts) is kept N seconds and given
  * to every signed-out request for the same URL on the same host; a request with a session or a bearer token
  * never reads or fills it. Each copy given out gets a fresh CSP nonce (body and header), its own request id,
- * and an Age, and goes out gzipped from one compression of the page where the client takes gzip. When a copy expires, the next request renders it again while the others still get the expired
- * copy (for at most GRACE_MS more); a page not kept yet is rendered by its first request while the others wait
+ * and an Age, and goes out gzipped from one compression of the page where the client takes gzip. When a copy expires, it is
+ * rendered again (in the background for no one, with `refresh`; else by the next request) while requests still get the
+ * expired copy (for at most GRACE_MS more); a page not kept yet is rendered by its first request while the others wait
  * for that render: a popular page is never rendered by a crowd at once.
  *
  * A page that counts a view when it is served (the model page) names the item in VIEW_HEADER; the cache
@@ -98,6 +99,13 @@ export interface SharedPageCacheOptions {
   announce?: (notice: RenderNotice) => void;
   /** How long a request waits for a page a sibling said it is rendering before rendering it itself (a sibling may die mid-render). */
   siblingWaitMs?: number;
+  /**
+   * Renders a page again in the background, for no one, as a visitor asked for it on `linkOrigin`
+   * (app/lib/self-requests.server.ts); `isRefresh` tells its request, which always renders. With it, an expired
+   * copy that counts no view is given out while its refresh renders, instead of making a visitor wait for the
+   * render (decision 069). Without it, the first request after a copy expires renders it.
+   */
+  refresh?: { render: (req: Request, linkOrigin: string) => void; isRefresh: (req: Request) => boolean };
   now?: () => number;
 }
 
@@ -135,6 +143,20 @@ const MAX_REMEMBERED_CHANGES = 10_000;
 /** How long a request waits for a sibling's render, by default: far longer than a render takes, even on a busy machine. */
 const SIBLING_WAIT_MS = 2_000;
 
+/**
+ * Where a page is kept: its host and its URL with the query's parameters in one order, as the page's route reads
+ * them (decoded, by name; repeated names keep their order). Pages read their query by name, so
+ * `?format=json&url=…` and `?url=…&format=json` are one page: an oEmbed consumer building its own query, a link
+ * with its parameters swapped, and the page's own discovery link share one render.
+ */
+export function pageKey(linkOrigin: string, originalUrl: string): string {
+  const at = originalUrl.indexOf("?");
+  if (at === -1) return `${linkOrigin} ${originalUrl}`;
+  const query = new URLSearchParams(originalUrl.slice(at + 1));
+  query.sort();
+  return `${linkOrigin} ${originalUrl.slice(0, at)}?${query}`;
+}
+
 /** `s-maxage` of a public answer, or 0 when it is not for shared caches. */
 export function sharedMaxAge(cacheControl: string | undefined): number {
   if (!cacheControl) return 0;
@@ -153,6 +175,7 @@ export function sharedPageCache({
   share,
   announce,
   siblingWaitMs = SIBLING_WAIT_MS,
+  refresh,
   now = Date.now,
 }: SharedPageCacheOptions): SharedPageCache {
   const keptNow = () => (changes?.live() ? keptSeconds : 0);
@@ -324,7 +347,13 @@ export function sharedPageCache({
   };
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" || isSignedInRequest(req.headers) || req.headers.range || NOT_PAGES.test(req.path)) return next();
-    const key = `${res.locals.linkOrigin as string} ${req.originalUrl}`;
+    const linkOrigin = res.locals.linkOrigin as string;
+    const key = pageKey(linkOrigin, req.originalUrl);
+    if (refresh?.isRefresh(req)) {
+      announceRender(key, res);
+      fill(key, req, res);
+      return next();
+    }
     const entry = entries.peek(key);
     const at = now();
     const sibling = siblingRenders.get(key);
@@ -332,6 +361,12 @@ export function sharedPageCache({
     const retry = () => middleware(req, res, next);
     if (rendering.has(key)) return void rendering.get(key)!.push(retry);
     if (sibling && !entry?.refreshing) return void sibling.waiting.push(retry);
+    // Expired a moment ago: this visitor gets the copy while it renders again for no one.
+    if (refresh && entry && !entry.refreshing && entry.view === null && at < entry.expiresAt + GRACE_MS) {
+      entry.refreshing = true;
+      refresh.render(req, linkOrigin);
+      return serve(entry, key, req, res);
+    }
     if (entry) entry.refreshing = true;
     else if (!notKept.has(key)) renderFirst(key, res);
     if (entry || !notKept.has(key)) announceRender(key, res);

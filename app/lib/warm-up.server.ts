@@ -3,9 +3,9 @@
 // first 30 s of a run were the whole gap to its p99 goal). Before it takes traffic, it asks itself for what
 // visitors ask for most (docs/decisions/068-web-processes-warm-up-before-serving.md): the front door and the
 // most-viewed public models' page, embed and oEmbed answer, on the address visitors use, through its own stack.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { exploreListPaths } from "./explore-lists";
 import { oembedDiscoveryHref } from "./oembed";
+import type { SelfGet, SelfRequests } from "./self-requests.server";
 
 export interface WarmUpPlan {
   /** The site's public address (APP_URL): pages are kept under the origin they are asked on. */
@@ -22,10 +22,12 @@ export interface WarmUpPlan {
   /** Requests in flight at once: enough to overlap database reads, few enough not to queue. */
   atOnce?: number;
   /**
-   * Where in the list of models to begin (0 ≤ startAt < 1; random unless given): web processes warming together
-   * begin at different models, render different pages, and give each other their copies (decision 060).
+   * This process's share of the warming when several visitors' processes warm together (`webProcessSlot()`): it
+   * takes every `of`-th model from `slot` first, then the rest, so that together they render the most viewed first,
+   * each page once, and give each other their renders (decision 060); the rest are then copies already kept, unless
+   * a sibling died. Absent: the models in order.
    */
-  startAt?: number;
+  share?: { slot: number; of: number };
 }
 
 export interface WarmUpReport {
@@ -45,80 +47,77 @@ export function warmUpPaths(appUrl: string, itemId: string): string[] {
   return [`/item/${itemId}`, `/embed/${itemId}`, `${oembed.pathname}${oembed.search}`];
 }
 
-/** The connections of warm-up listeners: only this process makes them. */
-const warmUpConnections = new WeakSet<object>();
-
-/**
- * Whether a request came from this process's own warm-up: its links are on APP_URL's origin, as a visitor's behind
- * the site's proxies are, whatever scheme the loopback connection has (the pages it keeps are the ones visitors get).
- */
-export function arrivedForWarmUp(req: http.IncomingMessage): boolean {
-  return warmUpConnections.has(req.socket);
-}
-
 const LIST_PAGE = 100;
 const HEARD_POLL_MS = 50;
+/**
+ * The end of its time kept for Explore's lists (at most this share of it): they are kept only for their s-maxage
+ * (decision 045), so they are asked for last, to be fresh, or within their grace, when the process starts serving.
+ */
+const LISTS_SHARE = 0.15;
 
 /**
- * Asks `app` (the web process's request handler, before it serves anyone) for the front door and the pages of the
- * `plan.models` most-viewed public models, on a loopback listener of its own, as a browser on `plan.appUrl` would.
+ * Asks this web process (through `self`, before it serves anyone) for the front door and the pages of the
+ * `plan.models` most-viewed public models, as a browser on `plan.appUrl` would, `plan.atOnce` at a time.
  * Never throws: a page that fails is counted, and the process serves anyway.
  */
-export async function warmUp(app: http.RequestListener, plan: WarmUpPlan): Promise<WarmUpReport> {
+export async function warmUp(self: SelfRequests, plan: WarmUpPlan): Promise<WarmUpReport> {
   const started = Date.now();
   const deadline = started + plan.seconds * 1000;
   const report = { models: 0, pages: 0, failed: 0, complete: false };
   if (plan.seconds <= 0) return { ...report, seconds: 0, complete: true };
-  const atOnce = plan.atOnce ?? 2;
-  const server = http.createServer(app).on("connection", (socket) => warmUpConnections.add(socket));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: atOnce });
+  const linkOrigin = new URL(plan.appUrl).origin;
+  const get: Get = (path, keepBody = false) => self.get({ path, linkOrigin, keepBody, deadline });
   try {
-    await new Promise<void>((resolve, reject) => server.once("error", reject).listen({ port: 0, host: "127.0.0.1", exclusive: true }, resolve));
-    const get = getter(server.address() as AddressInfo, new URL(plan.appUrl).host, agent, deadline);
     while (plan.heard && !plan.heard() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, HEARD_POLL_MS));
     const ids = plan.models > 0 ? await mostViewedModels(get, plan.models) : [];
+    const lists = exploreListPaths(await categorySlugs(get));
     report.models = ids.length;
-    const at = Math.floor((plan.startAt ?? Math.random()) * ids.length);
-    const paths = ["/", ...[...ids.slice(at), ...ids.slice(0, at)].flatMap((id) => warmUpPaths(plan.appUrl, id))];
-    let next = 0;
-    const worker = async () => {
-      while (next < paths.length && Date.now() < deadline) {
-        const { status } = await get(paths[next++], "text/html");
-        if (status === 200) report.pages++;
-        else report.failed++;
-      }
-    };
-    await Promise.all(Array.from({ length: atOnce }, worker));
-    report.complete = next >= paths.length && Date.now() <= deadline;
+    const modelsDone = await ask(get, ["/", ...inShareOrder(ids, plan.share).flatMap((id) => warmUpPaths(plan.appUrl, id))], {
+      until: deadline - plan.seconds * 1000 * LISTS_SHARE,
+      deadline,
+      atOnce: plan.atOnce ?? 2,
+      report,
+    });
+    const listsDone = await ask(get, ["/", ...lists], { until: deadline, deadline, atOnce: plan.atOnce ?? 2, report });
+    report.complete = modelsDone && listsDone;
   } catch {
     report.complete = false;
-  } finally {
-    agent.destroy();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
   }
   return { ...report, seconds: (Date.now() - started) / 1000 };
 }
 
-type Get = (path: string, accept: string) => Promise<{ status: number; body: string }>;
-
-/** A GET on the warm-up's listener, with the public host, as a browser asks (compressed answers taken, thrown away). */
-function getter({ port }: AddressInfo, host: string, agent: http.Agent, deadline: number): Get {
-  return (path, accept) =>
-    new Promise((resolve) => {
-      const request = http.get(
-        { host: "127.0.0.1", port, path, agent, headers: { host, accept, "accept-encoding": accept === "application/json" ? "identity" : "gzip, deflate, br" } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => accept === "application/json" && chunks.push(chunk));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-          res.on("error", () => resolve({ status: 0, body: "" }));
-        },
-      );
-      request.setTimeout(Math.max(1, deadline - Date.now()), () => request.destroy());
-      request.on("error", () => resolve({ status: 0, body: "" }));
-    });
+interface Asking {
+  /** When it stops asking (ms since the epoch). */
+  until: number;
+  /** When requests are cut short (warm-up's end). */
+  deadline: number;
+  atOnce: number;
+  report: { pages: number; failed: number };
 }
+
+/** Asks for `paths`, `atOnce` at a time, until `until`; counts what is answered in `report`. Whether it asked for all in time. */
+async function ask(get: Get, paths: string[], { until, deadline, atOnce, report }: Asking): Promise<boolean> {
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length && Date.now() < until) {
+      const { status } = await get(paths[next++]);
+      if (status === 200) report.pages++;
+      // A page its time cut short is not a failure.
+      else if (Date.now() < deadline) report.failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+  return next >= paths.length && Date.now() <= until;
+}
+
+/** `ids` (most viewed first) with this process's share first, each part in order. */
+function inShareOrder(ids: string[], share: WarmUpPlan["share"]): string[] {
+  if (!share || share.of <= 1) return ids;
+  const mine = (index: number) => index % share.of === share.slot;
+  return [...ids.filter((_, index) => mine(index)), ...ids.filter((_, index) => !mine(index))];
+}
+
+type Get = (path: string, keepBody?: SelfGet["keepBody"]) => Promise<{ status: number; body: string }>;
 
 /** The ids of up to `count` public, ready models, most viewed first, from the site's own list (GET /v1/items). */
 async function mostViewedModels(get: Get, count: number): Promise<string[]> {
@@ -127,13 +126,25 @@ async function mostViewedModels(get: Get, count: number): Promise<string[]> {
   do {
     const query = new URLSearchParams({ sort: "most_viewed", status: "ready", limit: String(Math.min(LIST_PAGE, count - ids.length)) });
     if (cursor) query.set("cursor", cursor);
-    const { status, body } = await get(`/v1/items?${query}`, "application/json");
+    const { status, body } = await get(`/v1/items?${query}`, true);
     const page = status === 200 ? parseListPage(body) : null;
     if (!page) break;
     ids.push(...page.items.map((item) => item.id));
     cursor = page.next_cursor;
   } while (cursor && ids.length < count);
   return ids.slice(0, count);
+}
+
+/** The slugs of Explore's categories, from the site's own list (GET /v1/categories); none if it cannot be read. */
+async function categorySlugs(get: Get): Promise<string[]> {
+  const { status, body } = await get("/v1/categories", true);
+  if (status !== 200) return [];
+  try {
+    const { data } = JSON.parse(body) as { data?: Array<{ slug?: unknown }> };
+    return Array.isArray(data) ? data.flatMap((category) => (typeof category.slug === "string" ? [category.slug] : [])) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The list in an answer of GET /v1/items (`{ status, data: { items, next_cursor } }`), or null. */

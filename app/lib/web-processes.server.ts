@@ -25,6 +25,8 @@ const WAIT_FOR_KIND_MS = 5_000;
 /** The environment variables that tell a web process its kind and its nice value. */
 export const KIND_VARIABLE = "SCANROOM_WEB_PROCESS_KIND";
 const NICE_VARIABLE = "SCANROOM_WEB_PROCESS_NICE";
+/** "<slot>/<count>" in a web process of a kind that has several: which of them it is (a replacement takes its predecessor's). */
+const SLOT_VARIABLE = "SCANROOM_WEB_PROCESS_SLOT";
 /** "1" in every web process of a supervisor that sorts connections (visitors' and signed-in processes both). */
 const SORTED_VARIABLE = "SCANROOM_WEB_PROCESSES_SORTED";
 
@@ -89,6 +91,17 @@ export function webProcessKind(): WebProcessKind | null {
 }
 
 /**
+ * Which of its kind's web processes this one is (0 ≤ slot < of), when the supervisor started several of that kind:
+ * they share out work they would otherwise all do, such as warming up (decision 068). Null otherwise.
+ */
+export function webProcessSlot(): { slot: number; of: number } | null {
+  const match = webProcessKind() ? /^(\d+)\/(\d+)$/.exec(process.env[SLOT_VARIABLE] ?? "") : null;
+  if (!match) return null;
+  const [slot, of] = [Number(match[1]), Number(match[2])];
+  return slot < of ? { slot, of } : null;
+}
+
+/**
  * Whether this process relays the follow-ups the domain commits to the job queue and works the queues it feeds
  * (thumbnails, delivery copies, storefront syncs: app/jobs/outbox-relay.server.ts). Every process does, except a
  * visitors' process beside signed-in ones: that work follows creators' uploads and edits, and runs at their priority.
@@ -127,7 +140,7 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   if (plan.visitors + plan.signedIn <= 1 || !cluster.isPrimary) return false;
   const policy = restartPolicy();
   /** Each web process's kind, when it was started, and whether it has said it is ready. */
-  const processes = new Map<Worker, { kind: WebProcessKind; startedAt: number; ready: boolean }>();
+  const processes = new Map<Worker, { kind: WebProcessKind; slot: number; startedAt: number; ready: boolean }>();
   /** Connections that came while no web process of their kind was ready (at start, or while one is replaced). */
   let waiting: WaitingConnection[] = [];
   let turn = 0;
@@ -176,8 +189,8 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   });
   // The web processes start once the port is ours: a port in use ends the server here, with that message alone.
   listener.listen(plan.port, () => {
-    for (let i = 0; i < plan.visitors; i++) fork("visitors");
-    for (let i = 0; i < plan.signedIn; i++) fork("signed-in");
+    for (let slot = 0; slot < plan.visitors; slot++) fork("visitors", slot);
+    for (let slot = 0; slot < plan.signedIn; slot++) fork("signed-in", slot);
   });
 
   cluster.on("message", (from, message: Serializable) => {
@@ -195,13 +208,14 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
       if (worker && worker !== from && worker.isConnected()) worker.send(message, undefined, {}, () => {});
     }
   });
-  const fork = (kind: WebProcessKind) => {
+  const fork = (kind: WebProcessKind, slot: number) => {
     const nice = kind === "signed-in" ? plan.signedInNice : 0;
-    const env = { [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice), [SORTED_VARIABLE]: sorting ? "1" : "0" };
-    processes.set(cluster.fork(env), { kind, startedAt: Date.now(), ready: false });
+    const of = kind === "signed-in" ? plan.signedIn : plan.visitors;
+    const env = { [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice), [SORTED_VARIABLE]: sorting ? "1" : "0", [SLOT_VARIABLE]: `${slot}/${of}` };
+    processes.set(cluster.fork(env), { kind, slot, startedAt: Date.now(), ready: false });
   };
   cluster.on("exit", (worker, code, signal) => {
-    const { kind, startedAt } = processes.get(worker) ?? { kind: "visitors" as const, startedAt: Date.now() };
+    const { kind, slot, startedAt } = processes.get(worker) ?? { kind: "visitors" as const, slot: 0, startedAt: Date.now() };
     processes.delete(worker);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
@@ -209,7 +223,7 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
     }
     const { delayMs } = policy.afterExit(Date.now() - startedAt);
     log(`[scanroom] web process ${worker.process.pid} (${kind}) exited (${code ?? signal}); starting another in ${delayMs / 1000} s`);
-    setTimeout(() => !stopping && fork(kind), delayMs);
+    setTimeout(() => !stopping && fork(kind, slot), delayMs);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -1,4 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { DEFAULT_EXPLORE_SORT, EXPLORE_SORTS } from "~/lib/explore-lists";
 import { loaderCacheHeaders, pageHeaders } from "~/lib/public-page-cache";
 import { Form, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { Button } from "primereact/button";
@@ -24,26 +25,18 @@ export const meta: MetaFunction = () => [
 const PAGE_SIZE = 24;
 /** Models on the front door (signed-out visitors): featured ones first, then the most viewed. */
 const FEATURED_COUNT = 4;
-/** Explore's default: featured models first, then the newest (issue 35 item 5). */
-const DEFAULT_SORT = "featured";
-const SORTS = [
-  { value: "featured", label: "Featured first" },
-  { value: "newest", label: "Newest" },
-  { value: "most_viewed", label: "Most viewed" },
-] as const;
-
 /** The Explore filters from the URL; anything invalid falls back to "no filter". */
 function readFilters(url: URL) {
   const raw = {
     q: url.searchParams.get("q")?.trim() || undefined,
     category: url.searchParams.get("category") || undefined,
-    sort: url.searchParams.get("sort") || DEFAULT_SORT,
+    sort: url.searchParams.get("sort") || DEFAULT_EXPLORE_SORT,
     downloadable: url.searchParams.get("downloadable") || undefined,
     cursor: url.searchParams.get("cursor") || undefined,
     limit: PAGE_SIZE,
   };
   const parsed = listItemsQuerySchema.safeParse(raw);
-  return parsed.success ? parsed.data : listItemsQuerySchema.parse({ sort: DEFAULT_SORT, limit: PAGE_SIZE });
+  return parsed.success ? parsed.data : listItemsQuerySchema.parse({ sort: DEFAULT_EXPLORE_SORT, limit: PAGE_SIZE });
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -113,7 +106,7 @@ export default function Explore() {
 
   const apply = (form: HTMLFormElement) => {
     const formData = new FormData(form);
-    for (const [key, value] of [...formData.entries()]) if (value === "" || (key === "sort" && value === DEFAULT_SORT)) formData.delete(key);
+    for (const [key, value] of [...formData.entries()]) if (value === "" || (key === "sort" && value === DEFAULT_EXPLORE_SORT)) formData.delete(key);
     submit(formData, { method: "get", action: "/", replace: true, preventScrollReset: true });
   };
 
@@ -155,7 +148,7 @@ export default function Explore() {
         <div className="explore-field">
           <label htmlFor="explore-sort">Sort by</label>
           <select id="explore-sort" name="sort" className="p-inputtext" defaultValue={filters.sort} key={`s-${filters.sort}`} onChange={(e) => apply(e.currentTarget.form!)}>
-            {SORTS.map((s) => (
+            {EXPLORE_SORTS.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
               </option>

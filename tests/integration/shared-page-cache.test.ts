@@ -116,9 +116,18 @@ describe("the shared page cache", () => {
     // Its downloads read the model's record the web process keeps (decision 066): also until it changes.
     const download = `/v1/item/${changing}/file`;
     expect((await fetch(`${server.url}${download}`)).status).toBe(200);
+    // A list, which cannot name what it shows, is kept for its s-maxage only.
+    const list = "/?sort=newest";
+    expect((await page(list)).headers.get("age")).toBeNull();
     // Past s-maxage, nothing changed but view counts (added every second, never a change to the page): still the kept copies.
     await new Promise((resolve) => setTimeout(resolve, (SHARED_PAGE_SECONDS + 1) * 1000));
     for (const path of pages(unchanged)) expect(Number((await page(path)).headers.get("age")), path).toBeGreaterThan(SHARED_PAGE_SECONDS);
+    // The list expired: its next visitor gets the expired copy at once while it is rendered again for no one
+    // (decision 069), and the visitors after get the new render.
+    const expired = await page(list);
+    expect(expired.status).toBe(200);
+    expect(Number(expired.headers.get("age"))).toBeGreaterThan(SHARED_PAGE_SECONDS);
+    await expect.poll(async () => Number((await page(list)).headers.get("age")), { timeout: 5_000, interval: 100 }).toBeLessThan(SHARED_PAGE_SECONDS);
 
     // The model made private: its pages go at once for everyone (PostgreSQL's notice reaches the cache), within
     // s-maxage at worst; the other model's are still kept.

@@ -95,18 +95,24 @@ describe("several web processes on one port", () => {
     expect(new Set(threadNiceness(signedIn[0]))).toEqual(new Set([10]));
     const [first, second] = pids.filter((pid) => pid !== signedIn[0]);
     expect(new Set([...threadNiceness(first), ...threadNiceness(second)])).toEqual(new Set([getPriority()]));
+    // The two visitors' processes warmed up sharing the list out between them (decision 068): one share each.
+    const shareOf = (pid: number) => new RegExp(`warmed up on the front door .*\\(web process ${pid}, share (\\d) of 2\\)`).exec(output)?.[1];
+    expect(new Set([shareOf(first), shareOf(second)])).toEqual(new Set(["1", "2"]));
     // An idle connection is kept 65 s (KEEP_ALIVE_SECONDS), longer than a balancer's or a browser's usual idle
     // limit, so a client does not send on a connection the server is closing (decision 059).
     expect(await keepAliveHeader(`${site}/healthz`)).toBe("timeout=65");
 
     // A page one web process renders is given to the other (decision 060): after the first answer (a render, no
     // Age), every answer is a kept copy (with an Age), whichever web process takes the connection. Connections go
-    // to the two in turn. (Not the front door: each web process asked itself for it before serving, decision 068.)
-    const rendered = await getOnNewConnection(`${site}/?sort=newest`);
+    // to the two in turn. (Not the front door nor Explore's lists: each web process asked itself for them last
+    // before serving, decisions 068 and 069, and their first visitors get kept copies.)
+    for (const list of ["/", "/?sort=newest", "/?sort=most_viewed"]) expect(await getOnNewConnection(`${site}${list}`), list).toEqual({ status: 200, age: expect.any(String) });
+    const search = `${site}/?q=vase`;
+    const rendered = await getOnNewConnection(search);
     expect(rendered).toEqual({ status: 200, age: undefined });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const copies: Array<{ status: number; age: string | undefined }> = [];
-    for (let i = 0; i < 6; i++) copies.push(await getOnNewConnection(`${site}/?sort=newest`));
+    for (let i = 0; i < 6; i++) copies.push(await getOnNewConnection(search));
     expect(copies.map((copy) => copy.status)).toEqual(Array(6).fill(200));
     expect(copies.filter((copy) => copy.age === undefined)).toEqual([]);
 
@@ -171,7 +177,11 @@ describe("several web processes on one port", () => {
     // The replacement asked itself for the front door and the model's page, embed and oEmbed answer before it
     // served, and gave its copies to the other (decision 060): the model's first visitors get kept copies (an Age),
     // whichever web process takes them, and its warm-up counted no view: the visitor's page view is the only one.
-    expect(output).toContain("[scanroom] warmed up on the front door and 1 most-viewed models: 4 pages, 0 failed");
+    // The front door, the model's three pages, then the front door again and Explore's lists: each other sort, each category.
+    const categories = Number((await database.query<{ count: string }>(`SELECT count(*) FROM "Category"`)).rows[0].count);
+    expect(output).toContain(`[scanroom] warmed up on the front door and 1 most-viewed models: ${1 + 3 + 1 + 2 + categories} pages, 0 failed`);
+    // It took the share of the process it replaced.
+    expect(shareOf(replaced[0])).toBe(shareOf(first));
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const pathName of warmUpPaths(site, itemId)) expect(await getOnNewConnection(`${site}${pathName}`)).toEqual({ status: 200, age: expect.any(String) });
     const viewCount = async () => (await database!.query<{ viewCount: number }>(`SELECT "viewCount" FROM "Item" WHERE id = $1`, [itemId])).rows[0].viewCount;
