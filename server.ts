@@ -213,7 +213,7 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
       refresh: {
         render: (req, linkOrigin) =>
           void selfRequests()
-            .then((self) => self.get({ path: req.originalUrl, linkOrigin, render: true, deadline: Date.now() + REFRESH_TIMEOUT_MS }))
+            .then((requests) => requests.get({ path: req.originalUrl, linkOrigin, render: true, deadline: Date.now() + REFRESH_TIMEOUT_MS }))
             .catch(() => {}),
         isRefresh: asksToRender,
       },

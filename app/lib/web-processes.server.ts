@@ -92,7 +92,7 @@ export function webProcessKind(): WebProcessKind | null {
 
 /**
  * Which of its kind's web processes this one is (0 ≤ slot < of), when the supervisor started several of that kind:
- * they share out work they would otherwise all do, such as warming up (decision 068). Null otherwise.
+ * they share out work they would otherwise all do, such as warming up (decisions 068, 069). Null otherwise.
  */
 export function webProcessSlot(): { slot: number; of: number } | null {
   const match = webProcessKind() ? /^(\d+)\/(\d+)$/.exec(process.env[SLOT_VARIABLE] ?? "") : null;
