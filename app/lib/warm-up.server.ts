@@ -57,8 +57,9 @@ const LISTS_SHARE = 0.15;
 
 /**
  * Asks this web process (through `self`, before it serves anyone) for the front door and the pages of the
- * `plan.models` most-viewed public models, as a browser on `plan.appUrl` would, `plan.atOnce` at a time.
- * Never throws: a page that fails is counted, and the process serves anyway.
+ * `plan.models` most-viewed public models, then, in the last of its time, the front door again and Explore's lists,
+ * as a browser on `plan.appUrl` would, `plan.atOnce` at a time. Never throws: a page that fails is counted, and the
+ * process serves anyway.
  */
 export async function warmUp(self: SelfRequests, plan: WarmUpPlan): Promise<WarmUpReport> {
   const started = Date.now();
