@@ -1,11 +1,13 @@
 import { fork, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import net, { type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kindOfRequestHead, readRequestHead } from "./handed-connections.server";
+import { kindOfRequestHead, readRequestHead, takeHandedConnections } from "./handed-connections.server";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
+import { getsAtOnce } from "../../tests/setup/gets-at-once";
 
 const head = (text: string) => Buffer.from(text.replaceAll("\n", "\r\n"), "latin1");
 
@@ -144,4 +146,43 @@ describe("a connection read by the supervisor and handed to another process", ()
     clearInterval(keepTrickling);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   }, 20_000);
+});
+
+describe("a web process's handed connections", () => {
+  it("closes the number asked for, each after its next answer (Connection: close), and counts what is open", async () => {
+    const server = http.createServer((_req, res) => res.end("ok"));
+    const counts: number[] = [];
+    const connections = takeHandedConnections(server, (open) => counts.push(open));
+    const front = net.createServer((socket) => connections.give(socket, new Uint8Array()));
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    const { port } = front.address() as net.AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    /** Four requests at once on the agent's keep-alive connections: what each answer says of its connection. */
+    const fourAtOnce = async () => (await getsAtOnce(`http://127.0.0.1:${port}/`, agent, 4)).map(({ headers }) => String(headers.connection));
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await fourAtOnce()).toEqual(Array(4).fill("keep-alive"));
+    await settle();
+    expect(connections.open()).toBe(4);
+
+    // Asked to close three: the next three answers say close, on three connections, and they close after them.
+    connections.closeAfterNextAnswer(3);
+    expect((await fourAtOnce()).sort()).toEqual(["close", "close", "close", "keep-alive"]);
+    await settle();
+    expect(connections.open()).toBe(1);
+    // The client opened new connections for the next requests: answered, and kept.
+    expect(await fourAtOnce()).toEqual(Array(4).fill("keep-alive"));
+    await settle();
+    expect(connections.open()).toBe(4);
+    // Never more than are open.
+    connections.closeAfterNextAnswer(10);
+    expect(await fourAtOnce()).toEqual(Array(4).fill("close"));
+    await settle();
+    expect(await fourAtOnce()).toEqual(Array(4).fill("keep-alive"));
+    expect(Math.max(...counts)).toBe(4);
+
+    agent.destroy();
+    front.close();
+    await connections.allClosed();
+    expect(counts.at(-1)).toBe(0);
+  });
 });

@@ -107,30 +107,61 @@ export interface HandedConnections {
   allClosed(): Promise<void>;
 }
 
+/** What a web process does with the connections the supervisor hands it (`takeHandedConnections`). */
+export interface TakenConnections extends HandedConnections {
+  /** Serves `socket` as if the server had accepted it, `head` (what the supervisor read of it) first. */
+  give(socket: Socket, head: Uint8Array): void;
+  /** How many are open. */
+  open(): number;
+  /**
+   * Closes `count` more connections, each once it has answered its next request (with `Connection: close`, as the
+   * shutdown does): its client opens another for the request after, which the supervisor may hand to another web
+   * process. A connection that sends no more requests is left to its keep-alive timeout: it carries no load.
+   */
+  closeAfterNextAnswer(count: number): void;
+}
+
 /**
  * A web process's HTTP server takes each connection the supervisor hands it (`give`), with the bytes the supervisor
- * read of it, as if it had accepted it itself. The server never listens.
+ * read of it, as if it had accepted it itself. The server never listens. `onCount` hears how many are open after
+ * each change.
  */
-export function takeHandedConnections(server: Server): HandedConnections & { give: (socket: Socket, head: Uint8Array) => void } {
+export function takeHandedConnections(server: Server, onCount: (open: number) => void = () => {}): TakenConnections {
   // Node checks its connections' header and request time limits (headersTimeout, requestTimeout), and can close idle
   // ones, from when a server starts listening. This one never listens, so it is told; otherwise a client that sends
   // its headers a byte at a time would hold a connection for ever.
   server.emit("listening");
   const open = new Set<Socket>();
   let onEmpty: Array<() => void> = [];
+  /** Connections still to be closed after their next answer, and those that will be. */
+  let toClose = 0;
+  const closing = new WeakSet<Socket>();
+  // Before the app's own listener, so that the header is there whatever the app sends.
+  server.prependListener("request", (req, res) => {
+    if (toClose === 0 || closing.has(req.socket) || res.headersSent) return;
+    res.setHeader("Connection", "close");
+    closing.add(req.socket);
+    toClose--;
+  });
   return {
     give(socket, head) {
       open.add(socket);
       socket.once("close", () => {
         open.delete(socket);
+        onCount(open.size);
         if (open.size === 0) {
           for (const resolve of onEmpty) resolve();
           onEmpty = [];
         }
       });
+      onCount(open.size);
       server.emit("connection", socket);
       // The HTTP parser reads what arrives from now on; what the supervisor read comes first.
       if (head.length > 0) socket.emit("data", Buffer.from(head.buffer, head.byteOffset, head.byteLength));
+    },
+    open: () => open.size,
+    closeAfterNextAnswer(count) {
+      toClose = Math.min(open.size, toClose + Math.max(0, count));
     },
     allClosed: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => onEmpty.push(resolve))),
   };

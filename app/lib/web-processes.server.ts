@@ -11,7 +11,7 @@ import type { Server } from "node:http";
 import net, { type Socket } from "node:net";
 import { restartPolicy } from "../../scripts/lib/supervise.mjs";
 import type { Env } from "../env.server";
-import { kindOfRequestHead, readRequestHead, takeHandedConnections, type HandedConnections, type WebProcessKind } from "./handed-connections.server";
+import { kindOfRequestHead, readRequestHead, takeHandedConnections, type HandedConnections, type TakenConnections, type WebProcessKind } from "./handed-connections.server";
 import { lowerPriorityOfEveryThread } from "./thread-priority.server";
 
 /** The mark of a message a web process sends to all the others (`siblingChannel`), which the supervisor passes on. */
@@ -20,6 +20,12 @@ const TO_SIBLINGS = "scanroom:to-siblings";
 const CONNECTION = "scanroom:connection";
 /** The mark of a web process's word that it is ready to take connections. */
 const READY = "scanroom:ready";
+/** The mark of a web process's word of how many connections it has open. */
+const OPEN = "scanroom:open";
+/** The mark of the supervisor's word to a web process to close its connections beyond the value (decision 070). */
+const SHARE_OUT = "scanroom:share-out";
+/** A web process tells the supervisor how many connections it has open at most this often. */
+const OPEN_REPORT_MS = 250;
 /** How long a connection waits for a web process of its kind (being started or replaced) before another kind takes it. */
 const WAIT_FOR_KIND_MS = 5_000;
 /** The environment variables that tell a web process its kind and its nice value. */
@@ -123,13 +129,34 @@ export function takeWebProcessPriority(): void {
 export function serveHandedConnections(server: Server): HandedConnections | null {
   const kind = webProcessKind();
   if (!process.send || !kind) return null;
-  const connections = takeHandedConnections(server);
+  const tell = (message: Serializable) => process.send?.(message, undefined, {}, () => {});
+  // How many connections are open, told to the supervisor (which hands new ones to the process with fewest) at most every OPEN_REPORT_MS.
+  let reportDue: NodeJS.Timeout | null = null;
+  const connections = takeHandedConnections(server, () => {
+    reportDue ??= setTimeout(() => {
+      reportDue = null;
+      tell({ [OPEN]: connections.open() });
+    }, OPEN_REPORT_MS).unref();
+  });
   process.on("message", (message: unknown, socket?: Socket) => {
     const head = marked(message, CONNECTION);
-    if (head instanceof Uint8Array && socket) connections.give(socket, head);
+    if (head instanceof Uint8Array && socket) return connections.give(socket, head);
+    const keep = marked(message, SHARE_OUT);
+    if (typeof keep === "number") shareOut(connections, keep);
   });
-  process.send({ [READY]: kind }, undefined, {}, () => {});
+  tell({ [READY]: kind });
   return connections;
+}
+
+/**
+ * Has this process's connections beyond `keep` closed, each after its next answer: their clients connect again, and
+ * the supervisor hands those connections to a web process that has fewer (decision 070).
+ */
+function shareOut(connections: TakenConnections, keep: number): void {
+  const open = connections.open();
+  if (open <= keep) return;
+  connections.closeAfterNextAnswer(open - keep);
+  process.stderr.write(`[scanroom] closing ${open - keep} of ${open} connections after their next answer, to share them with a new web process (web process ${process.pid})\n`);
 }
 
 /**
@@ -139,8 +166,12 @@ export function serveHandedConnections(server: Server): HandedConnections | null
 export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string) => void process.stderr.write(`${line}\n`)): boolean {
   if (plan.visitors + plan.signedIn <= 1 || !cluster.isPrimary) return false;
   const policy = restartPolicy();
-  /** Each web process's kind, when it was started, and whether it has said it is ready. */
-  const processes = new Map<Worker, { kind: WebProcessKind; slot: number; startedAt: number; ready: boolean }>();
+  /**
+   * Each web process's kind, when it was started, whether it has said it is ready, and its connections: how many
+   * it last said were open, and how many it has been handed since it said so.
+   */
+  const processes = new Map<Worker, { kind: WebProcessKind; slot: number; startedAt: number; ready: boolean; open: number; handedSince: number }>();
+  const load = (state: { open: number; handedSince: number }) => state.open + state.handedSince;
   /** Connections that came while no web process of their kind was ready (at start, or while one is replaced). */
   let waiting: WaitingConnection[] = [];
   let turn = 0;
@@ -148,15 +179,22 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   // Structured clone, not JSON, for what web processes tell each other (rendered pages: long strings).
   cluster.setupPrimary({ serialization: "advanced" });
 
+  /** The ready web processes (of `kind`, where given). */
+  const serving = (kind?: WebProcessKind) => [...processes].filter(([worker, state]) => state.ready && worker.isConnected() && (!kind || state.kind === kind));
   /**
-   * A ready web process for `kind`, in turn. With none of that kind ready (one being started or replaced), one of the
-   * other kind once `anyKind`: a keep-alive connection stays where it is handed, so it is not given away at once.
+   * A ready web process for `kind`: the one with fewest connections, in turn among equals. With none of that kind
+   * ready (one being started or replaced), one of the other kind once `anyKind`: a keep-alive connection stays where
+   * it is handed, so it is not given away at once.
    */
   const pick = (kind: WebProcessKind, anyKind: boolean): Worker | undefined => {
-    const serving = [...processes].filter(([worker, { ready }]) => ready && worker.isConnected());
-    const own = serving.filter(([, state]) => state.kind === kind);
-    const pool = own.length > 0 || !anyKind ? own : serving;
-    return pool.length > 0 ? pool[turn++ % pool.length][0] : undefined;
+    const own = serving(kind);
+    const pool = own.length > 0 || !anyKind ? own : serving();
+    if (pool.length === 0) return undefined;
+    const fewest = Math.min(...pool.map(([, state]) => load(state)));
+    const least = pool.filter(([, state]) => load(state) === fewest);
+    const [worker, state] = least[turn++ % least.length];
+    state.handedSince++;
+    return worker;
   };
   const hand = (connection: WaitingConnection) => {
     const { socket, head, kind, since } = connection;
@@ -195,8 +233,15 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
 
   cluster.on("message", (from, message: Serializable) => {
     const started = processes.get(from);
+    const open = marked(message, OPEN);
+    if (started && typeof open === "number") {
+      started.open = open;
+      started.handedSince = 0;
+      return;
+    }
     if (started && marked(message, READY) !== undefined) {
       started.ready = true;
+      shareOutFor(started.kind);
       const held = waiting;
       waiting = [];
       for (const connection of held) hand(connection);
@@ -208,11 +253,24 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
       if (worker && worker !== from && worker.isConnected()) worker.send(message, undefined, {}, () => {});
     }
   });
+  /**
+   * When a web process of `kind` becomes ready beside others (a replacement, or the later of two starting), the
+   * others' keep-alive connections would stay where they are for as long as their clients keep them: each one
+   * holding more than its share is told to close those beyond it after their next answer, and their clients' new connections go
+   * to the process with fewest (decision 070).
+   */
+  const shareOutFor = (kind: WebProcessKind) => {
+    const peers = serving(kind);
+    const share = Math.ceil(peers.reduce((sum, [, state]) => sum + load(state), 0) / peers.length);
+    for (const [worker, state] of peers) {
+      if (load(state) > share) worker.send({ [SHARE_OUT]: share }, undefined, {}, () => {});
+    }
+  };
   const fork = (kind: WebProcessKind, slot: number) => {
     const nice = kind === "signed-in" ? plan.signedInNice : 0;
     const of = kind === "signed-in" ? plan.signedIn : plan.visitors;
     const env = { [KIND_VARIABLE]: kind, [NICE_VARIABLE]: String(nice), [SORTED_VARIABLE]: sorting ? "1" : "0", [SLOT_VARIABLE]: `${slot}/${of}` };
-    processes.set(cluster.fork(env), { kind, slot, startedAt: Date.now(), ready: false });
+    processes.set(cluster.fork(env), { kind, slot, startedAt: Date.now(), ready: false, open: 0, handedSince: 0 });
   };
   cluster.on("exit", (worker, code, signal) => {
     const { kind, slot, startedAt } = processes.get(worker) ?? { kind: "visitors" as const, slot: 0, startedAt: Date.now() };

@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { warmUpPaths } from "~/lib/warm-up.server";
-import { descendantPids, freePort, serverChildPids, threadNiceness } from "../setup/processes";
+import { getsAtOnce } from "../setup/gets-at-once";
+import { descendantPids, establishedConnections, freePort, serverChildPids, threadNiceness } from "../setup/processes";
 import { waitFor } from "../setup/wait-for";
 
 // Issue 37: with WEB_PROCESSES=2 the server is two web processes for visitors and one for signed-in work, at a lower
@@ -157,6 +158,11 @@ describe("several web processes on one port", () => {
     // another until its replacement serves: every one answered 200 by the web process left.
     process.kill(first, "SIGKILL");
     await waitFor("the supervisor's notice", () => output.includes(`web process ${first} (visitors) exited (SIGKILL); starting another`), LIMIT_MS, 100);
+    // Meanwhile a client (a proxy, a browser) opens six keep-alive connections: all go to the web process left.
+    const keptAlive = new Agent({ keepAlive: true, maxSockets: 6 });
+    const sixAtOnce = async () => (await getsAtOnce(`${site}/healthz`, keptAlive, 6)).map(({ status }) => status);
+    expect(await sixAtOnce()).toEqual(Array(6).fill(200));
+    expect(establishedConnections(second, port)).toBe(6);
     let answered = 0;
     const statuses = new Set<number>();
     let replaced: number[] = [];
@@ -173,6 +179,18 @@ describe("several web processes on one port", () => {
     );
     expect([...statuses]).toEqual([200]);
     process.stdout.write(`${answered} requests answered 200 while web process ${first} was killed and replaced by ${replaced[0]}\n`);
+    // Once the replacement serves, the web process left has the ones beyond its share closed after their next
+    // answer (decision 070): three, or two where a request of the wait above was still counted as its connection.
+    // The client's requests after those open new connections, which go to the replacement; every one is answered.
+    const sharedOut = new RegExp(`closing (\\d+) of (\\d+) connections after their next answer, to share them with a new web process \\(web process ${second}\\)`);
+    const [closing, had] = (await waitFor("the connections shared out", () => sharedOut.exec(output), LIMIT_MS, 100)).slice(1).map(Number);
+    process.stdout.write(`web process ${second} closes ${closing} of ${had} connections once ${replaced[0]} serves\n`);
+    expect([2, 3]).toContain(closing);
+    expect(await sixAtOnce()).toEqual(Array(6).fill(200));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await sixAtOnce()).toEqual(Array(6).fill(200));
+    expect([establishedConnections(second, port), establishedConnections(replaced[0], port)]).toEqual([6 - closing, closing]);
+    keptAlive.destroy();
 
     // The replacement asked itself for the front door and the model's page, embed and oEmbed answer before it
     // served, and gave its copies to the other (decision 060): the model's first visitors get kept copies (an Age),

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { KIND_VARIABLE } from "../../app/lib/web-processes.server";
 
 /** Every process's id and parent id (Linux /proc). */
@@ -100,6 +100,38 @@ export function machineBusySeconds(): number {
   const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
   const [user, nice, system, , , irq, softirq, steal] = ticks;
   return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
+}
+
+/**
+ * How many established TCP connections `pid` holds on its local `port` (IPv4 and IPv6): the sockets among its
+ * file descriptors that /proc/net/tcp{,6} lists as established (state 01) on that port.
+ */
+export function establishedConnections(pid: number, port: number): number {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return 0;
+  }
+  const inodes = new Set<string>();
+  for (const fd of fds) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (match) inodes.add(match[1]);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const portHex = port.toString(16).toUpperCase().padStart(4, "0");
+  let count = 0;
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+      if (fields.length > 9 && fields[1].endsWith(`:${portHex}`) && fields[3] === "01" && inodes.has(fields[9])) count++;
+    }
+  }
+  return count;
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
