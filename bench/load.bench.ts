@@ -1,6 +1,6 @@
 // `npm run bench load` (issue 37): the production build under many people at once, on this machine only.
-// For LOAD_SECONDS (300), visitors (front door, explore, model pages, embeds, model downloads, oEmbed; autocannon
-// held to LOAD_RATE GETs per second, 300; models picked as often as their view counts say, or evenly with
+// For LOAD_SECONDS (300), visitors (front door, explore, model pages, embeds, model downloads, oEmbed; rate-held
+// keep-alive clients held to LOAD_RATE GETs per second, 300; models picked as often as their view counts say, or evenly with
 // LOAD_POPULARITY=uniform; only some kinds with LOAD_KINDS) and LOAD_CREATORS creators (50; sign in, create items, upload 5–20 MB models through
 // signed links, edit, request video scans and poll them) work at once; with local disk and with
 // the S3 server; then the same with the web process killed -9 halfway and started again (with several, the one for
@@ -240,7 +240,7 @@ async function main() {
   if (visitorsExit !== 0) throw new Error(`the visitors' process ended with ${visitorsExit}`);
   const seen = JSON.parse(readFileSync(resultFile, "utf8")) as VisitorResult;
 
-  print("\nvisitors (autocannon):");
+  print("\nvisitors (rate-held keep-alive clients):");
   print(formatFigures([...seen.figures, seen.total]));
   print(`p99 of all visitor GETs (ms), every ${WINDOW_SECONDS} s: ${formatWindows(seen.windows)}`);
   print(`p99 in the first ${WINDOW_SECONDS} s (ms), by kind: ${seen.firstWindowByKind.map(({ kind, p99 }) => `${kind.split(" (")[0]} ${p99.toFixed(0)}`).join(" · ")}`);

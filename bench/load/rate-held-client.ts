@@ -1,13 +1,17 @@
-// A rate-held HTTP GET client for the load bench's large answers (model downloads), which reads each body
-// and throws the bytes away. autocannon 9 appends every body chunk to a string (`req.body += data` in its
-// pipelined-requests queue): a few MB of binary per answer cost the load generator most of a core at 20
-// downloads/s, so the bench measured its own client and took that core from the server under test. This one
-// uses Node's http parser and counts the bytes instead: an answer shorter than its Content-Length is not an answer.
+// The load bench's visitors' HTTP client: GETs at a rate, arriving at random moments as independent visitors' do,
+// over a set of keep-alive connections (Node's own http agent), each answer's body read and thrown away. An answer
+// shorter than its Content-Length is not an answer.
+// Not autocannon, which the bench used first, for two reasons it showed: autocannon 9 appends every body chunk to a
+// string (`req.body += data`), so a few MB of binary per model download cost the load generator most of a core at
+// 20 downloads/s, taken from the server under test (decision 058); and it reads no `Connection: close` and keeps
+// the request it had sent on a connection that closes in its queue, so after a web process is killed, or closes a
+// connection to share it out (decision 070), each later answer on that client is matched to the request before it:
+// latencies of up to a second that no request waited.
 import http from "node:http";
 
-export interface DiscardingRun {
+export interface RateHeldRun {
   origin: string;
-  /** Requests per second, held over all connections (as autocannon's overallRate). */
+  /** Requests per second, held over all connections. */
   rate: number;
   connections: number;
   seconds: number;
@@ -18,9 +22,10 @@ export interface DiscardingRun {
   onNoAnswer: (why: string) => void;
 }
 
-export async function runDiscardingClient(run: DiscardingRun): Promise<void> {
+export async function runRateHeldClient(run: RateHeldRun): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: run.connections });
   const { hostname, port } = new URL(run.origin);
+  /** The mean gap between requests, ms. */
   const interval = 1000 / run.rate;
   const until = Date.now() + run.seconds * 1000;
   let nextStart = Date.now();
@@ -41,11 +46,12 @@ export async function runDiscardingClient(run: DiscardingRun): Promise<void> {
       request.on("timeout", () => request.destroy(new Error(`no answer in ${run.timeoutMs} ms`)));
       request.on("error", (error) => (run.onNoAnswer(error.message), resolve()));
     });
-  // Each connection sends its next request at the next free slot of the overall rate, after its last answer.
+  // Requests come as many independent visitors' would: at random moments, `rate` a second on average (exponential
+  // gaps: a Poisson process), each sent by a connection free at that moment, else by the first to be free.
   const connection = async () => {
     for (;;) {
       const at = Math.max(nextStart, Date.now());
-      nextStart = at + interval;
+      nextStart = at - interval * Math.log(1 - Math.random());
       if (at >= until) return;
       if (at > Date.now()) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
       await get();

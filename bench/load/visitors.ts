@@ -1,9 +1,8 @@
 // The load bench's visitors, in a process of their own (so that they do not share an event loop with the
-// creators): autocannon, one instance per kind of page, each held to its share of the overall rate, over
-// public models; model downloads through a client that throws their bytes away (discarding-client.ts). Run by load.bench.ts as `node --import tsx bench/load/visitors.ts <plan.json> <result.json>`.
+// creators): one rate-held client per kind of page (rate-held-client.ts), each held to its share of the overall
+// rate, over public models. Run by load.bench.ts as `node --import tsx bench/load/visitors.ts <plan.json> <result.json>`.
 import { readFileSync, writeFileSync } from "node:fs";
-import autocannon from "autocannon";
-import { runDiscardingClient } from "./discarding-client";
+import { runRateHeldClient } from "./rate-held-client";
 import { weightedPicker } from "../bench-support";
 import { LatencyBook, WINDOW_SECONDS, type KindFigures, type LatencyWindow } from "./latency-book";
 
@@ -38,8 +37,8 @@ export interface VisitorResult {
 const WORDS = ["vase", "chair", "statue", "lamp", "temple", "shoe"];
 const SORTS = ["most_viewed", "newest"];
 
-/** Each kind of visit, its share of the rate, and the paths it asks for (one picked per request); `large`: answers of MBs. */
-function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: () => string; large?: boolean }> {
+/** Each kind of visit, its share of the rate, and the paths it asks for (one picked per request). */
+function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: () => string }> {
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   const item = weightedPicker(plan.itemIds, plan.itemWeights);
   return [
@@ -69,7 +68,6 @@ function visits(plan: VisitorPlan): Array<{ kind: string; share: number; path: (
       kind: "model download (/v1/item/{id}/file)",
       share: 0.1,
       path: () => `/v1/item/${item()}/file`,
-      large: true,
     },
     {
       kind: "oEmbed",
@@ -95,40 +93,20 @@ async function main() {
     const second = Math.floor((Date.now() - plan.startedAt) / 1000);
     unansweredBySecond[second] = (unansweredBySecond[second] ?? 0) + 1;
   };
-  const runs = chosen.map(({ kind, share, path, large }) => {
+  const runs = chosen.map(({ kind, share, path }) => {
     const rate = Math.max(1, Math.round(plan.rate * share));
-    // Enough connections to keep the rate while answers take up to ~100 ms each.
-    const connections = Math.ceil(rate / 10) + 2;
-    if (large) {
-      return runDiscardingClient({
-        origin: plan.origin,
-        rate,
-        connections,
-        seconds: plan.seconds,
-        timeoutMs: 10_000,
-        headers,
-        path,
-        onAnswer: (ms, status) => book.answered(kind, ms, status),
-        onNoAnswer: (why) => noAnswer(kind, why),
-      });
-    }
-    let finished: () => void = () => {};
-    const done = new Promise<void>((resolve) => (finished = resolve));
-    const instance = autocannon(
-      {
-        url: plan.origin,
-        connections,
-        overallRate: rate,
-        duration: plan.seconds,
-        timeout: 10,
-        headers,
-        requests: [{ setupRequest: (request) => ({ ...request, path: path() }) }],
-      },
-      () => finished(),
-    );
-    instance.on("response", (_client, status, _bytes, ms) => book.answered(kind, ms, status));
-    instance.on("reqError", (error: Error) => noAnswer(kind, (error as { code?: string }).code ?? error.message));
-    return done;
+    return runRateHeldClient({
+      origin: plan.origin,
+      rate,
+      // Enough connections to keep the rate while answers take up to ~100 ms each.
+      connections: Math.ceil(rate / 10) + 2,
+      seconds: plan.seconds,
+      timeoutMs: 10_000,
+      headers,
+      path,
+      onAnswer: (ms, status) => book.answered(kind, ms, status),
+      onNoAnswer: (why) => noAnswer(kind, why),
+    });
   });
   await Promise.all(runs);
   const seconds = (Date.now() - started) / 1000;
