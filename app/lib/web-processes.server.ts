@@ -1,8 +1,9 @@
 // WEB_PROCESSES + SIGNED_IN_WEB_PROCESSES > 1 (docs/deploy.md): the process started as the server forks that many
 // web processes and serves no request itself. It listens on the port, reads each new connection's first request
 // head, and hands the connection to a web process of the kind it calls for: visitors' processes at normal CPU
-// priority, signed-in work's at a lower one (docs/decisions/064-signed-in-work-in-processes-of-its-own.md).
-// A web process that dies (a crash, the OOM killer, kill -9) is started again by the same policy as
+// priority, signed-in work's at a lower one (docs/decisions/064-signed-in-work-in-processes-of-its-own.md); of
+// those, to the one holding fewest connections. A web process that becomes ready beside others of its kind gets
+// its share of their kept-alive connections (docs/decisions/070). A web process that dies (a crash, the OOM killer, kill -9) is started again by the same policy as
 // scripts/start.mjs's children (supervise.mjs) while the others go on answering. SIGTERM and SIGINT are passed on
 // to all of them; the listener closes after the shutdown delay, and this process exits once they have all exited.
 import type { Serializable } from "node:child_process";
@@ -130,7 +131,8 @@ export function serveHandedConnections(server: Server): HandedConnections | null
   const kind = webProcessKind();
   if (!process.send || !kind) return null;
   const tell = (message: Serializable) => process.send?.(message, undefined, {}, () => {});
-  // How many connections are open, told to the supervisor (which hands new ones to the process with fewest) at most every OPEN_REPORT_MS.
+  // How many connections are open, told to the supervisor (which hands new ones to the process with fewest), at most
+  // every OPEN_REPORT_MS.
   let reportDue: NodeJS.Timeout | null = null;
   const connections = takeHandedConnections(server, () => {
     reportDue ??= setTimeout(() => {
@@ -256,8 +258,8 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   /**
    * When a web process of `kind` becomes ready beside others (a replacement, or the later of two starting), the
    * others' keep-alive connections would stay where they are for as long as their clients keep them: each one
-   * holding more than its share is told to close those beyond it after their next answer, and their clients' new connections go
-   * to the process with fewest (decision 070).
+   * holding more than its share is told to have those beyond it closed after their next answer, and their clients'
+   * new connections go to the process with fewest (decision 070).
    */
   const shareOutFor = (kind: WebProcessKind) => {
     const peers = serving(kind);
