@@ -27,18 +27,20 @@ export async function runRateHeldClient(run: RateHeldRun): Promise<void> {
   const { hostname, port } = new URL(run.origin);
   /** The mean gap between requests, ms. */
   const interval = 1000 / run.rate;
-  const until = Date.now() + run.seconds * 1000;
-  let nextStart = Date.now();
-  const get = () =>
+  /** Now, ms since the epoch, to a fraction of a ms. */
+  const now = () => performance.timeOrigin + performance.now();
+  const until = now() + run.seconds * 1000;
+  let nextDue = now();
+  /** One GET, timed from `due`: the moment its visitor came, which may be before a connection was free to send it. */
+  const get = (due: number) =>
     new Promise<void>((resolve) => {
-      const started = performance.now();
       const request = http.get({ hostname, port, path: run.path(), agent, headers: run.headers, timeout: run.timeoutMs }, (response) => {
         const expected = Number(response.headers["content-length"] ?? NaN);
         let received = 0;
         response.on("data", (chunk: Buffer) => (received += chunk.length));
         response.on("end", () => {
           if (Number.isFinite(expected) && received !== expected) run.onNoAnswer(`${received} of ${expected} bytes`);
-          else run.onAnswer(performance.now() - started, response.statusCode ?? 0);
+          else run.onAnswer(now() - due, response.statusCode ?? 0);
           resolve();
         });
         response.on("error", (error) => (run.onNoAnswer(error.message), resolve()));
@@ -47,14 +49,16 @@ export async function runRateHeldClient(run: RateHeldRun): Promise<void> {
       request.on("error", (error) => (run.onNoAnswer(error.message), resolve()));
     });
   // Requests come as many independent visitors' would: at random moments, `rate` a second on average (exponential
-  // gaps: a Poisson process), each sent by a connection free at that moment, else by the first to be free.
+  // gaps: a Poisson process), whatever the answers take. Each is sent by a connection free when it is due, else by
+  // the first to be free, and timed from when it was due: a visitor who comes while every connection waits on a slow
+  // answer waits too, and counts that wait (a client that only sent when free would leave those waits out).
   const connection = async () => {
     for (;;) {
-      const at = Math.max(nextStart, Date.now());
-      nextStart = at - interval * Math.log(1 - Math.random());
-      if (at >= until) return;
-      if (at > Date.now()) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
-      await get();
+      const due = nextDue;
+      nextDue = due - interval * Math.log(1 - Math.random());
+      if (due >= until) return;
+      if (due > now()) await new Promise((resolve) => setTimeout(resolve, due - now()));
+      await get(due);
     }
   };
   await Promise.all(Array.from({ length: run.connections }, connection));
