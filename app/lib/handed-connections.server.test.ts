@@ -149,7 +149,7 @@ describe("a connection read by the supervisor and handed to another process", ()
 });
 
 describe("a web process's handed connections", () => {
-  it("closes the number asked for, each after its next answer (Connection: close), and counts what is open", async () => {
+  it("brings its connections down to the number asked for, each closed after its next answer (Connection: close), and counts what is open", async () => {
     const server = http.createServer((_req, res) => res.end("ok"));
     const counts: number[] = [];
     const connections = takeHandedConnections(server, (open) => counts.push(open));
@@ -164,23 +164,30 @@ describe("a web process's handed connections", () => {
     await settle();
     expect(connections.open()).toBe(4);
 
-    // Asked to close three: the next three answers say close, on three connections, and they close after them.
-    connections.closeAfterNextAnswer(3);
+    // Asked to keep one: the next three answers say close, on three connections, and they close after them.
+    connections.keepAtMost(1);
     expect((await fourAtOnce()).sort()).toEqual(["close", "close", "close", "keep-alive"]);
     await settle();
     expect(connections.open()).toBe(1);
-    // The client opened new connections for the next requests: answered, and kept.
+    // The client opened new connections for the next requests: answered, and kept (the target was met).
     expect(await fourAtOnce()).toEqual(Array(4).fill("keep-alive"));
     await settle();
     expect(connections.open()).toBe(4);
-    // Never more than are open.
-    connections.closeAfterNextAnswer(10);
-    expect(await fourAtOnce()).toEqual(Array(4).fill("close"));
+
+    // Asked to keep two, while the client closes two of its own: those count, the target is met, and the
+    // connections of another client after it are kept.
+    connections.keepAtMost(2);
+    for (const socket of Object.values(agent.freeSockets).flat().slice(0, 2)) socket?.destroy();
     await settle();
-    expect(await fourAtOnce()).toEqual(Array(4).fill("keep-alive"));
-    expect(Math.max(...counts)).toBe(4);
+    expect(connections.open()).toBe(2);
+    const otherAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    expect((await getsAtOnce(`http://127.0.0.1:${port}/`, otherAgent, 4)).map(({ headers }) => String(headers.connection))).toEqual(Array(4).fill("keep-alive"));
+    await settle();
+    expect(connections.open()).toBe(6);
+    expect(Math.max(...counts)).toBe(6);
 
     agent.destroy();
+    otherAgent.destroy();
     front.close();
     await connections.allClosed();
     expect(counts.at(-1)).toBe(0);

@@ -114,11 +114,13 @@ export interface TakenConnections extends HandedConnections {
   /** How many are open. */
   open(): number;
   /**
-   * Closes `count` more connections, each once it has answered its next request (with `Connection: close`, as the
-   * shutdown does): its client opens another for the request after, which the supervisor may hand to another web
-   * process. A connection that sends no more requests is left to its keep-alive timeout: it carries no load.
+   * Brings the open connections down to `keep`: each beyond it is closed once it has answered its next request (with
+   * `Connection: close`, as the shutdown does), and its client opens another for the request after, which the
+   * supervisor may hand to another web process. Connections that close on their own count toward it; once no more
+   * than `keep` are open, nothing more is closed. A connection that sends no more requests is left to its keep-alive
+   * timeout: it carries no load. A later call replaces the target.
    */
-  closeAfterNextAnswer(count: number): void;
+  keepAtMost(keep: number): void;
 }
 
 /**
@@ -133,21 +135,27 @@ export function takeHandedConnections(server: Server, onCount: (open: number) =>
   server.emit("listening");
   const open = new Set<Socket>();
   let onEmpty: Array<() => void> = [];
-  /** Connections still to be closed after their next answer, and those that will be. */
-  let toClose = 0;
-  const closing = new WeakSet<Socket>();
+  /** What `keepAtMost` asked for, until no more than that are open; and the connections answering their last request. */
+  let keep: number | null = null;
+  const closing = new Set<Socket>();
+  const staying = () => open.size - closing.size;
+  const targetMet = () => {
+    if (keep !== null && staying() <= keep) keep = null;
+  };
   // Before the app's own listener, so that the header is there whatever the app sends.
   server.prependListener("request", (req, res) => {
-    if (toClose === 0 || closing.has(req.socket) || res.headersSent) return;
+    if (keep === null || closing.has(req.socket) || res.headersSent) return;
     res.setHeader("Connection", "close");
     closing.add(req.socket);
-    toClose--;
+    targetMet();
   });
   return {
     give(socket, head) {
       open.add(socket);
       socket.once("close", () => {
         open.delete(socket);
+        closing.delete(socket);
+        targetMet();
         onCount(open.size);
         if (open.size === 0) {
           for (const resolve of onEmpty) resolve();
@@ -160,8 +168,9 @@ export function takeHandedConnections(server: Server, onCount: (open: number) =>
       if (head.length > 0) socket.emit("data", Buffer.from(head.buffer, head.byteOffset, head.byteLength));
     },
     open: () => open.size,
-    closeAfterNextAnswer(count) {
-      toClose = Math.min(open.size, toClose + Math.max(0, count));
+    keepAtMost(target) {
+      keep = Math.max(0, target);
+      targetMet();
     },
     allClosed: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => onEmpty.push(resolve))),
   };

@@ -151,13 +151,13 @@ export function serveHandedConnections(server: Server): HandedConnections | null
 }
 
 /**
- * Has this process's connections beyond `keep` closed, each after its next answer: their clients connect again, and
- * the supervisor hands those connections to a web process that has fewer (decision 070).
+ * Brings this process's connections down to `keep`, each beyond it closed after its next answer: their clients
+ * connect again, and the supervisor hands those connections to a web process that has fewer (decision 070).
  */
 function shareOut(connections: TakenConnections, keep: number): void {
   const open = connections.open();
   if (open <= keep) return;
-  connections.closeAfterNextAnswer(open - keep);
+  connections.keepAtMost(keep);
   process.stderr.write(`[scanroom] closing ${open - keep} of ${open} connections after their next answer, to share them with a new web process (web process ${process.pid})\n`);
 }
 
