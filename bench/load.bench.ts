@@ -90,6 +90,18 @@ function makeVideo(): Uint8Array<ArrayBuffer> {
   return new Uint8Array(readFileSync(file));
 }
 
+/** Transactions committed or rolled back in the database of `url` so far (PostgreSQL's statistics: seconds behind at most). */
+async function databaseTransactions(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>("SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()");
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const store = stores;
   const mode = modes;
@@ -177,6 +189,9 @@ async function main() {
   // supervisor reaped it), and of the whole machine: per answered request, steadier across noisy runs than latency.
   const webCpu = () => [web.pid, ...serverChildPids(web.pid)].reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
   const cpuAtStart = { web: webCpu(), machine: machineBusySeconds() };
+  // PostgreSQL's transactions in the scratch database (a statement outside a transaction is one): per answered
+  // request, how many times the app waited on the database.
+  const transactionsAtStart = await databaseTransactions(databaseUrl);
 
   const planFile = path.join(work, "visitors-plan.json");
   const resultFile = path.join(work, "visitors-result.json");
@@ -236,6 +251,7 @@ async function main() {
   const [creators, visitorsExit] = await Promise.all([creatorsDone, visitorsDone]);
   clearInterval(sampler);
   const cpuUsed = { web: webCpu() - cpuAtStart.web, machine: machineBusySeconds() - cpuAtStart.machine };
+  const transactions = (await databaseTransactions(databaseUrl)) - transactionsAtStart;
   const creatorSeconds = (Date.now() - started) / 1000;
   if (visitorsExit !== 0) throw new Error(`the visitors' process ended with ${visitorsExit}`);
   const seen = JSON.parse(readFileSync(resultFile, "utf8")) as VisitorResult;
@@ -278,6 +294,7 @@ async function main() {
       `(${answered}); the machine's ${os.cpus().length} cores busy ${((100 * cpuUsed.machine) / (os.cpus().length * creatorSeconds)).toFixed(0)} % ` +
       `(load generators, the Auth emulator and PostgreSQL too)${mode === "kill" && WEB_PROCESSES === 1 ? "; the killed web process's own CPU is not counted" : ""}`,
   );
+  print(`PostgreSQL transactions during the run: ${transactions} (a statement outside a transaction is one), ${(transactions / answered).toFixed(2)} per answered request`);
 
   const { checkUploads, checkCredits } = await import("./load/verify");
   const uploads = await checkUploads({
