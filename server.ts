@@ -252,7 +252,7 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     "*",
     createRequestHandler({
       build,
-      getLoadContext: (req, res) => ({ linkOrigin: res.locals.linkOrigin as string, clientAddress: req.ip }),
+      getLoadContext: (req, res) => ({ linkOrigin: res.locals.linkOrigin as string, clientAddress: req.ip, forNoOne: selfRequestOrigin(req) !== null }),
     }),
   );
   app.use(requestErrorHandler);

@@ -34,9 +34,10 @@ describe("pages kept until what they show changes", () => {
       render: (req) => void fetch(`http://127.0.0.1:${port}${req.originalUrl}`, { headers: { "x-refresh": "1" } }).then((answer) => answer.text()),
       isRefresh: (req) => req.headers["x-refresh"] === "1",
     };
+    const views: string[] = [];
     const cache = sharedPageCache({
       maxBytes: 1 << 20,
-      onView: () => {},
+      onView: (itemId) => void views.push(itemId),
       changes,
       keptSeconds: 300,
       now: () => clock,
@@ -81,6 +82,8 @@ describe("pages kept until what they show changes", () => {
       cache,
       get,
       renders: () => renders,
+      /** The items whose views the cache counted, one per copy given out. */
+      views: () => [...views],
       now: () => clock,
       advance: (seconds: number) => void (clock += seconds * 1000),
       /** A change heard by the hub, as PostgreSQL's notice would bring it. */
@@ -149,15 +152,45 @@ describe("pages kept until what they show changes", () => {
     await h.close();
   });
 
-  it("leaves a page that counts views to its visitor to render again, and renders in the foreground without a refresh", async () => {
-    for (const backgroundRefresh of [true, false]) {
-      const h = await harness({ backgroundRefresh });
-      const path = backgroundRefresh ? "/viewed" : "/list";
-      expect((await h.get(path)).text).toBe("<p>render 1</p>");
-      h.advance(11);
-      expect((await h.get(path)).text).toBe("<p>render 2</p>");
-      await h.close();
-    }
+  it("renders a page that counts views again in the background too, counting the view of each copy given out", async () => {
+    const h = await harness({ backgroundRefresh: true });
+    expect((await h.get("/viewed")).text).toBe("<p>render 1</p>");
+    h.advance(11);
+    // Expired: its visitor gets the copy, which counts a view; the refresh renders for no one and counts none.
+    expect((await h.get("/viewed")).text).toBe("<p>render 1</p>");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(h.renders()).toBe(2);
+    expect(h.views()).toEqual(["a"]);
+    expect((await h.get("/viewed")).text).toBe("<p>render 2</p>");
+    expect(h.views()).toEqual(["a", "a"]);
+    await h.close();
+  });
+
+  it("renders an expired copy in its visitor's request when it has no way to refresh it", async () => {
+    const h = await harness();
+    expect((await h.get("/list")).text).toBe("<p>render 1</p>");
+    h.advance(11);
+    expect((await h.get("/list")).text).toBe("<p>render 2</p>");
+    await h.close();
+  });
+
+  it("keeps pages until changed for between half and all of the time kept, each by its key, spread over it", async () => {
+    const { keptSecondsOf } = await import("./shared-page-cache.server");
+    const kept = Array.from({ length: 1000 }, (_, i) => keptSecondsOf(`http://test /item/${i}`, 300));
+    expect(keptSecondsOf("http://test /item/7", 300)).toBe(kept[7]);
+    expect(Math.min(...kept)).toBeGreaterThanOrEqual(150);
+    expect(Math.max(...kept)).toBeLessThanOrEqual(300);
+    // Spread: each sixth of the span holds about a sixth of the pages.
+    const sixths = Array.from({ length: 6 }, (_, k) => kept.filter((s) => s >= 150 + 25 * k && s < 175 + 25 * k).length);
+    for (const count of sixths) expect(count).toBeGreaterThan(120);
+    // A page is kept past the shortest share, and forgotten past all of it.
+    const h = await harness();
+    await h.get("/page/a");
+    h.advance(149);
+    expect((await h.get("/page/a")).text).toBe("<p>render 1</p>");
+    h.advance(152);
+    expect((await h.get("/page/a")).text).toBe("<p>render 2</p>");
+    await h.close();
   });
 
   it("keeps a render that a change overtook only for its s-maxage", async () => {

@@ -101,9 +101,9 @@ export interface SharedPageCacheOptions {
   siblingWaitMs?: number;
   /**
    * Renders a page again in the background, for no one, as a visitor asked for it on `linkOrigin`
-   * (app/lib/self-requests.server.ts); `isRefresh` tells its request, which always renders. With it, an expired
-   * copy that counts no view is given out while its refresh renders, instead of making a visitor wait for the
-   * render (decision 069). Without it, the first request after a copy expires renders it.
+   * (app/lib/self-requests.server.ts); `isRefresh` tells its request, which always renders and must count no view.
+   * With it, an expired copy is given out while its refresh renders, instead of making a visitor wait for the
+   * render (decisions 069, 072). Without it, the first request after a copy expires renders it.
    */
   refresh?: { render: (req: Request, linkOrigin: string) => void; isRefresh: (req: Request) => boolean };
   now?: () => number;
@@ -142,6 +142,26 @@ const MAX_NOT_KEPT = 10_000;
 const MAX_REMEMBERED_CHANGES = 10_000;
 /** How long a request waits for a sibling's render, by default: far longer than a render takes, even on a busy machine. */
 const SIBLING_WAIT_MS = 2_000;
+/**
+ * The most a page's time kept until changed is cut by, as a share of it: each page is kept between (1 − this) and
+ * all of it, by its key (the same in every web process), so that pages rendered together — a warm-up's thousands —
+ * do not all expire, and render again, in the same seconds (decision 072).
+ */
+const KEPT_SPREAD = 0.5;
+
+/** A number in [0, 1) that only `key` decides, spread evenly however alike keys are (FNV-1a, then MurmurHash3's finaliser). */
+function fractionOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) / 2 ** 32;
+}
+
+/** How long the page under `key` is kept while nothing it shows changes: its share of `seconds` (KEPT_SPREAD). */
+export function keptSecondsOf(key: string, seconds: number): number {
+  return seconds * (1 - KEPT_SPREAD * fractionOf(key));
+}
 
 /**
  * Where a page is kept: its host and its URL with the query's parameters in one order, as the page's route reads
@@ -178,7 +198,7 @@ export function sharedPageCache({
   refresh,
   now = Date.now,
 }: SharedPageCacheOptions): SharedPageCache {
-  const keptNow = () => (changes?.live() ? keptSeconds : 0);
+  const keptNow = (key: string) => (changes?.live() ? keptSecondsOf(key, keptSeconds) : 0);
   const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.parts.reduce((sum, part) => sum + part.deflated.length, 0) ?? 0);
   const entries = new ByteBudgetLru<Entry>(maxBytes, sizeOf, (entry) => entry.shows ?? []);
   // Each change heard gets the next number; a render that started before a change to what it shows (or before
@@ -290,7 +310,7 @@ export function sharedPageCache({
       if (this.statusCode === 200 && seconds > 0 && text && size <= MAX_ENTRY_BYTES && this.getHeader("set-cookie") === undefined) {
         const policy = this.getHeader("content-security-policy")?.toString();
         const at = now();
-        const kept = shows && !changedAt.changedAfter(shows, started) ? keptNow() : 0;
+        const kept = shows && !changedAt.changedAfter(shows, started) ? keptNow(key) : 0;
         const copy: SharedPage["copy"] = {
           status: 200,
           headers: headers.map(([name, value]) => [name, Array.isArray(value) ? value : String(value)]),
@@ -361,8 +381,9 @@ export function sharedPageCache({
     const retry = () => middleware(req, res, next);
     if (rendering.has(key)) return void rendering.get(key)!.push(retry);
     if (sibling && !entry?.refreshing) return void sibling.waiting.push(retry);
-    // Expired a moment ago: this visitor gets the copy while it renders again for no one.
-    if (refresh && entry && !entry.refreshing && entry.view === null && at < entry.expiresAt + GRACE_MS) {
+    // Expired a moment ago: this visitor gets the copy (counting its view, if the page counts them) while it renders
+    // again for no one (a render that counts no view: its request is the process's own, decision 072).
+    if (refresh && entry && !entry.refreshing && at < entry.expiresAt + GRACE_MS) {
       entry.refreshing = true;
       refresh.render(req, linkOrigin);
       return serve(entry, key, req, res);
@@ -384,7 +405,7 @@ export function sharedPageCache({
   const receive = ({ key, copy, renderStartedAt, seconds }: SharedPage) => {
     const mine = entries.peek(key);
     if (mine && mine.storedAt >= copy.storedAt) return;
-    const kept = copy.shows && !heardAt.changedSince(copy.shows, renderStartedAt) ? keptNow() : 0;
+    const kept = copy.shows && !heardAt.changedSince(copy.shows, renderStartedAt) ? keptNow(key) : 0;
     const expiresAt = copy.storedAt + Math.max(seconds, kept) * 1000;
     if (expiresAt <= now()) return;
     entries.set(key, { ...copy, gzip: null, expiresAt, refreshing: false });

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { getPageUser } from "~/auth/require-user.server";
 import { isAppError } from "~/lib/errors";
 import { countItemView } from "~/domain/item-views.server";
@@ -10,15 +11,16 @@ import { itemPageShows, pageHeaders } from "~/lib/public-page-cache";
  * The item a page shows (model page, viewer): visible to this request's user, else a 404 response —
  * private items look exactly like unknown ones to everybody but their owner — and the page's headers: a
  * signed-out visitor's page may be shared for a few seconds (each copy counting its view), a signed-in
- * person's never (docs/decisions/045-shared-page-cache.md).
+ * person's never (docs/decisions/045-shared-page-cache.md). With `countView`, the page counts a view, unless it is
+ * rendered for no one (`context.forNoOne`: a kept page's refresh, decision 072), though its copies still do.
  */
-export async function loadVisibleItem(request: Request, id: string | undefined, { countView }: { countView: boolean }) {
+export async function loadVisibleItem(request: Request, id: string | undefined, { countView, context }: { countView: boolean; context: AppLoadContext }) {
   if (!uuidSchema.safeParse(id).success) throw new Response("Not found", { status: 404 });
   const user = await getPageUser(request);
   const viewerId = user?.id ?? null;
   try {
     const item = await getVisibleItem({ itemId: id!, viewerId });
-    if (countView && item.ownerId !== viewerId) {
+    if (countView && item.ownerId !== viewerId && !context.forNoOne) {
       countItemView(item.id);
       item.viewCount += 1;
     }

@@ -31,9 +31,9 @@ import type { Viewer } from "~/viewer";
 import { getCameraView } from "~/viewer/camera-view";
 import { captureFrame } from "~/viewer/capture-frame";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // A view counts on the server, once per page load, never for the owner.
-  const { item, headers, signedOut } = await loadVisibleItem(request, params.id, { countView: true });
+  const { item, headers, signedOut } = await loadVisibleItem(request, params.id, { countView: true, context });
   return json({ item, annotations: await listAnnotations({ itemId: item.id, signedOutReader: signedOut }) }, { headers });
 }
 

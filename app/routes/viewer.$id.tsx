@@ -16,8 +16,8 @@ import { viewerPreloads } from "~/pages/viewer-preloads.server";
 // /viewer/{id}: the model full screen, without the site's header and footer (SPEC §2 "no layout").
 export const handle: RouteHandle = { layout: false };
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { item, headers, signedOut } = await loadVisibleItem(request, params.id, { countView: true });
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { item, headers, signedOut } = await loadVisibleItem(request, params.id, { countView: true, context });
   // The viewer's scripts (and for a splat Spark's, with its WASM) are named in the HTML: fetched with the page (issue 20).
   const preloads = hasSomethingToView(item)
     ? viewerPreloads({ splat: isSplatFormat(item.delivered_format ?? item.file_format), coarse: !!item.model_coarse_url })

@@ -8,5 +8,10 @@ declare module "@remix-run/node" {
     linkOrigin?: string;
     /** The client's address: the connection's, or the one a configured proxy forwarded. */
     clientAddress?: string;
+    /**
+     * True on a request the web process makes of itself (app/lib/self-requests.server.ts): its warm-up, or a kept
+     * page rendered again for no one (decision 069, 072). Nobody sees it: it counts no view.
+     */
+    forNoOne?: boolean;
   }
 }
