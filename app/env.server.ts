@@ -114,17 +114,18 @@ const baseSchema = z.object({
   SHARED_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /**
    * Seconds a shared page of one model (model page, embed, oEmbed) may be kept while the database's change notices
-   * are heard (docs/decisions/057-shared-pages-kept-until-changed.md); 0: only its s-maxage, 10 s.
+   * are heard (docs/decisions/057-shared-pages-kept-until-changed.md): each page between half and all of it, by its
+   * key, so that pages rendered together do not expire together (decision 072); 0: only its s-maxage, 10 s.
    */
   SHARED_PAGE_KEPT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   /**
    * Before a web process for visitors takes traffic, it asks itself for the front door and up to this many
    * most-viewed public models' pages, most viewed first, as many as WARM_UP_SECONDS allows
-   * (docs/decisions/068-web-processes-warm-up-before-serving.md, 069); 0: the front door alone.
+   * (docs/decisions/068-web-processes-warm-up-before-serving.md, 069, 072); 0: the front door alone.
    */
   WARM_UP_MODELS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** The most seconds that warm-up may hold a starting web process back from traffic; 0: none. */
-  WARM_UP_SECONDS: z.coerce.number().int().min(0).max(300).default(15),
+  WARM_UP_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
   SENTRY_DSN: optionalString.pipe(z.string().url().optional()),
   SENTRY_ENVIRONMENT: optionalString,
   SHOPIFY_API_KEY: optionalString,
