@@ -1,9 +1,9 @@
 import type { Item } from "~/db.server";
-import { storage } from "~/storage/index.server";
 import { notFound } from "~/lib/errors";
 import { getOwnedItem, getVisibleItemRecord } from "./item-access.server";
 import { coarseObject, deliveredObject } from "./delivery-copy";
 import { safeFileStem } from "./downloads";
+import { publicObjectStats } from "./public-object-stats.server";
 
 /**
  * Which file of an item: what viewers get ("delivered": the compact delivery copy when there is one),
@@ -41,7 +41,13 @@ export async function itemModelFile({
   // An item id alone never finds a file: visibility (or ownership for the original) is in the query.
   const item = variant === "original" ? (viewerId ? await getOwnedItem({ itemId, ownerId: viewerId }) : null) : await getVisibleItemRecord({ itemId, viewerId });
   if (!item) throw notFound();
-  return storedModelFile({ name: item.name, modelType: variant.startsWith("mesh") ? "glb" : item.modelType, object: itemObject(item, variant), variant });
+  return storedModelFile({
+    name: item.name,
+    modelType: variant.startsWith("mesh") ? "glb" : item.modelType,
+    object: itemObject(item, variant),
+    variant,
+    signedOutReader: viewerId === null,
+  });
 }
 
 /** A stored model file that exists, as the file routes send it; its bytes are read only when they are sent. */
@@ -54,20 +60,28 @@ export interface ModelFile {
   variant: ItemFileVariant;
 }
 
-/** A stored model object (already access-checked by the caller) with what the file routes send. */
+/** The size and ETag of model files, a signed-out reader's kept until their item changes (decision 073). */
+const objectStats = publicObjectStats();
+
+/**
+ * A stored model object (already access-checked by the caller) with what the file routes send.
+ * `signedOutReader`: the caller found the object through what signed-out visitors are shown (kept records).
+ */
 export async function storedModelFile({
   name,
   modelType,
   object,
   variant,
+  signedOutReader,
 }: {
   name: string;
   modelType: string;
   object: { key: string } | null;
   variant: ItemFileVariant;
+  signedOutReader: boolean;
 }): Promise<ModelFile> {
   if (!object) throw notFound("Model file");
-  const stat = await storage().stat(object.key);
+  const stat = await objectStats.stat(object.key, { signedOutReader });
   if (!stat) throw notFound("Model file");
   const extension = object.key.split(".").pop() ?? modelType;
   return {

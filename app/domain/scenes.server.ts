@@ -241,7 +241,13 @@ export async function scenePartModelFile({ sceneId, partId, viewerId }: { sceneI
   if (scene.kind !== "scene") throw notFound("Scene");
   const node = await db().sceneNode.findFirst({ where: { id: partId, ...shownPartsWhere(scene, viewerId) }, include: partInclude });
   if (!node) throw notFound("Scene part");
-  return storedModelFile({ name: node.source.name, modelType: node.source.modelType, object: deliveredObject(node.source), variant: "delivered" });
+  return storedModelFile({
+    name: node.source.name,
+    modelType: node.source.modelType,
+    object: deliveredObject(node.source),
+    variant: "delivered",
+    signedOutReader: viewerId === null,
+  });
 }
 
 /** An item as the API presents it, plus its parts when it is a scene (null for models): what pages and viewers need. */

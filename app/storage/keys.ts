@@ -5,6 +5,11 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
 
 export const itemPrefix = (itemId: string) => `items/${itemId}/`;
 
+/** The item whose folder holds `key` (null for a key outside every item's folder). */
+export function itemIdOfKey(key: string): string | null {
+  return /^items\/([^/]+)\/./.exec(key)?.[1] ?? null;
+}
+
 export function modelUploadKey(itemId: string, extension: string): string {
   return `items/${itemId}/model/${randomUUID()}.${extension}`;
 }
