@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { describe, expect, it } from "vitest";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../setup/config";
 import { createIdentity } from "../setup/firebase-users";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 
 // Issue 17 item 12: a disabled or deleted Firebase account stops working at once (ID tokens are
 // verified with revocation checks), and a deleted account is never recreated by a token of its identity.
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 
 const adminBase = `http://${EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/projects/${FIREBASE_PROJECT_ID}`;
 
@@ -36,15 +35,6 @@ async function userRowsFor(firebaseUid: string) {
   const { db } = await import("~/db.server");
   return db().user.count({ where: { firebaseUid } });
 }
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
 
 describe("accounts that Firebase no longer stands behind", () => {
   it("refuses a still-unexpired token once the Firebase account is disabled", async () => {

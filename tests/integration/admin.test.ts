@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
 
 // The admin area (issue 9): every /v1/admin endpoint and page, through the real built app over HTTP,
 // real emulator accounts and a real database. Admin rights come from our database (SPEC §6).
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let admin: TestIdentity;
 let member: TestIdentity;
 let creator: TestIdentity;
@@ -32,7 +31,7 @@ async function userIdOf(identity: TestIdentity): Promise<string> {
 }
 
 async function page(pathName: string, cookie?: string) {
-  const response = await fetch(`${server.url}${pathName}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  const response = await fetch(`${app.url}${pathName}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
   return { status: response.status, location: response.headers.get("location"), text: await response.text() };
 }
 
@@ -69,8 +68,6 @@ async function expectOneAuditEntry<T>(action: string, call: () => Promise<T>) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [admin, member, creator] = await Promise.all([
     createIdentity({ name: "Ada Admin" }),
     createIdentity({ name: "Max Member" }),
@@ -79,10 +76,6 @@ beforeAll(async () => {
   [adminId, memberId, creatorId] = await Promise.all([userIdOf(admin), userIdOf(member), userIdOf(creator)]);
   // The first admin is made outside the API (scripts/grant-admin.ts does the same through the domain).
   await (await database()).user.update({ where: { id: adminId }, data: { isAdmin: true } });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("access", () => {
@@ -137,7 +130,7 @@ describe("access", () => {
   });
 
   it("admin pages send visitors to sign in, show non-admins a 404, and open for admins", async () => {
-    const [adminCookie, memberCookie] = await Promise.all([sessionCookie(server.url, admin), sessionCookie(server.url, member)]);
+    const [adminCookie, memberCookie] = await Promise.all([sessionCookie(app.url, admin), sessionCookie(app.url, member)]);
     const pages = ["/admin", "/admin/announcements", "/admin/categories", "/admin/users", `/admin/users/${creatorId}`, "/admin/moderation", "/admin/audit"];
     for (const path of pages) {
       const visitor = await page(path);
@@ -267,7 +260,7 @@ describe("announcements", () => {
     const stored = (await db.announcement.findMany()).filter((row) => ids.includes(row.id)).map((row) => row.content);
     const served = JSON.stringify((await api("GET", "/announcements")).json.data);
     const admins = JSON.stringify((await api("GET", "/admin/announcements", { token: admin.idToken })).json.data);
-    const adminPage = (await page("/admin/announcements", await sessionCookie(server.url, admin))).text;
+    const adminPage = (await page("/admin/announcements", await sessionCookie(app.url, admin))).text;
     for (const [where, text] of [["stored", stored.join("\n")], ["served", served], ["admin API", admins]] as const) {
       expect(text, where).not.toMatch(/__xss/);
       expect(text, where).not.toMatch(/javascript:|onerror|onload|onclick|onmouseover|<iframe|<svg|<form|evil\.example/i);
@@ -336,7 +329,7 @@ describe("users", () => {
     expect(detail.json.data.quotas).toHaveProperty("total_scan_credit");
     expect(detail.json.data.ledger.entries.some((e: { kind: string }) => e.kind === "period_grant")).toBe(true);
     expect(detail.json.data.items.map((i: { id: string }) => i.id)).toContain(itemId);
-    const html = (await page(`/admin/users?q=${encodeURIComponent(creator.email)}`, await sessionCookie(server.url, admin))).text;
+    const html = (await page(`/admin/users?q=${encodeURIComponent(creator.email)}`, await sessionCookie(app.url, admin))).text;
     expect(html).toContain(creator.email);
     expect((await api("GET", `/admin/users/${randomUUID()}`, { token: admin.idToken })).status).toBe(404);
   });
@@ -398,7 +391,7 @@ describe("users", () => {
 
   it("disabling stops the user's API token and site session and hides their public items; enabling undoes it", async () => {
     const itemId = await createItem(creator, "Disabled owner's model");
-    const cookie = await sessionCookie(server.url, creator);
+    const cookie = await sessionCookie(app.url, creator);
     expect((await api("GET", `/item/${itemId}`)).status).toBe(200);
     expect((await page("/dashboard", cookie)).status).toBe(200);
     expect((await api("GET", `/items?owner=${creatorId}&status=uploading`)).json.data.items.map((i: { id: string }) => i.id)).toContain(itemId);
@@ -475,7 +468,7 @@ describe("moderation", () => {
     }
     const messages = await api("GET", "/admin/contact-messages", { token: admin.idToken });
     expect(messages.json.data.slice(0, 2).map((m: { subject: string }) => m.subject)).toEqual(["Second question", "First question"]);
-    const html = (await page("/admin/moderation", await sessionCookie(server.url, admin))).text;
+    const html = (await page("/admin/moderation", await sessionCookie(app.url, admin))).text;
     expect(html).toContain("Second question");
 
     const audit = await api("GET", "/admin/audit?limit=5", { token: admin.idToken });

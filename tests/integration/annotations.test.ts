@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
 
 // Annotations and tours (issue 6): the /v1 annotation endpoints over real HTTP, a real database and
@@ -13,8 +12,8 @@ const DATA = SHARED_DATA;
 const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));
 const FREE_QUOTA = 5;
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let bob: TestIdentity;
 
@@ -43,15 +42,9 @@ async function listTitles(itemId: string, token?: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
   // Signed in once, as the site does, before the tests send several requests at a time.
   for (const who of [alice, bob]) expect((await api("GET", "/user", { token: who.idToken })).status).toBe(200);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("annotation CRUD", () => {
@@ -263,7 +256,7 @@ describe("annotation pictures (GET /v1/upload/item/{id}/annotation/{annotationId
     expect(attached.status).toBe(200);
     const imageUrl: string = attached.json.data.image_url;
     expect(imageUrl).toMatch(new RegExp(`^/v1/item/${itemId}/annotations/${id}/image\\?v=`));
-    const served = await fetch(`${server.url}${imageUrl}`); // a signed-out visitor of a public model
+    const served = await fetch(`${app.url}${imageUrl}`); // a signed-out visitor of a public model
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
@@ -279,7 +272,7 @@ describe("annotation pictures (GET /v1/upload/item/{id}/annotation/{annotationId
     // Removing it: no picture any more.
     const removed = await api("PATCH", `/item/${itemId}/annotations/${id}`, { token: alice.idToken, body: { image_path: null } });
     expect(removed.json.data.image_url).toBeNull();
-    expect((await fetch(`${server.url}${imageUrl}`)).status).toBe(404);
+    expect((await fetch(`${app.url}${imageUrl}`)).status).toBe(404);
   });
 
   it("refuses other file types, paths outside the annotation's folder, and unknown annotations", async () => {

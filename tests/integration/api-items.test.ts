@@ -1,19 +1,18 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
 
 const DATA = SHARED_DATA;
 const guitarPly = readFileSync(path.join(DATA, "splats/guitar.ply"));
 const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let bob: TestIdentity;
 
@@ -33,13 +32,7 @@ async function uploadModel(owner: TestIdentity, bytes: Buffer, modelType: "glb" 
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("identity", () => {
@@ -130,7 +123,7 @@ describe("the model-file flow", () => {
     expect(renamed.json.data).toMatchObject({ name: "guitar", status: "ready", file_format: "ply", model_url: `/v1/item/${itemId}/file` });
 
     // The original as uploaded (viewers get a compact .sog copy once it is made: viewer-delivery.test.ts).
-    const file = await fetch(`${server.url}/v1/item/${itemId}/file?original=true`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
+    const file = await fetch(`${app.url}/v1/item/${itemId}/file?original=true`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
     expect(file.status).toBe(200);
     expect(Number(file.headers.get("content-length"))).toBe(guitarPly.length);
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -140,13 +133,13 @@ describe("the model-file flow", () => {
     const decoded = bytes.map((b, i) => b ^ key[i % key.length]);
     expect(Buffer.from(decoded).equals(guitarPly)).toBe(true);
 
-    const again = await fetch(`${server.url}/v1/item/${itemId}/file?original=true`, {
+    const again = await fetch(`${app.url}/v1/item/${itemId}/file?original=true`, {
       headers: { Authorization: `Bearer ${alice.idToken}`, "If-None-Match": file.headers.get("etag")! },
     });
     expect(again.status).toBe(304);
 
     // Downloaded again in full: the bytes the web process now holds (XORed once) are the same bytes.
-    const held = await fetch(`${server.url}/v1/item/${itemId}/file?original=true`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
+    const held = await fetch(`${app.url}/v1/item/${itemId}/file?original=true`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
     expect(held.headers.get("etag")).toBe(file.headers.get("etag"));
     expect(Buffer.from(await held.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
   });
@@ -290,7 +283,7 @@ describe("authorization", () => {
     const seen = await api("GET", `/item/${itemId}`);
     expect(seen.status).toBe(200);
     expect(seen.json.data).toMatchObject({ name: "Public cat", is_owner: false });
-    expect((await fetch(`${server.url}/v1/item/${itemId}/file`)).status).toBe(200);
+    expect((await fetch(`${app.url}/v1/item/${itemId}/file`)).status).toBe(200);
     expect((await api("PATCH", `/item/${itemId}`, { token: bob.idToken, body: { name: "x" } })).status).toBe(404);
     expect((await api("DELETE", `/item/${itemId}`, { token: bob.idToken })).status).toBe(404);
 

@@ -3,14 +3,13 @@
 // never a 500 or a reset connection.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { rawRequest } from "../setup/raw-put";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -22,13 +21,7 @@ function expectInvalidInput(res: { status: number; json: any }) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   alice = await createIdentity({ name: "Alice" });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("NUL and lone surrogates (item 4)", () => {
@@ -48,7 +41,7 @@ describe("NUL and lone surrogates (item 4)", () => {
     expectInvalidInput(await api("GET", "/items?q=a%00b"));
     expectInvalidInput(await api("GET", "/items?category=%00"));
     for (const page of ["/?q=%00", "/?category=%00"]) {
-      const res = await fetch(`${server.url}${page}`);
+      const res = await fetch(`${app.url}${page}`);
       expect(res.status, page).toBe(400);
     }
   });
@@ -75,8 +68,8 @@ describe("wrong pagination cursors (item 5)", () => {
     const me = await api("GET", "/user", { token: alice.idToken });
     const userId = me.json.data.user.id;
     for (const [sort, cursor] of wrong) {
-      expect((await fetch(`${server.url}/?cursor=${cursor}${sort}`)).status).toBe(400);
-      expect((await fetch(`${server.url}/u/${userId}?cursor=${cursor}`)).status).toBe(400);
+      expect((await fetch(`${app.url}/?cursor=${cursor}${sort}`)).status).toBe(400);
+      expect((await fetch(`${app.url}/u/${userId}?cursor=${cursor}`)).status).toBe(400);
     }
   });
 
@@ -151,13 +144,13 @@ describe("wrong methods (item 7)", () => {
       ["POST", "/no-such-page", "GET"],
     ];
     for (const [method, where, allow] of cases) {
-      const res = await fetch(`${server.url}${where}`, { method, redirect: "manual" });
+      const res = await fetch(`${app.url}${where}`, { method, redirect: "manual" });
       expect([where, res.status]).toEqual([where, 405]);
       expect(res.headers.get("allow")).toBe(allow);
       expect(await res.json()).toMatchObject({ status: 405, error: "method_not_allowed" });
     }
     // A page without a form handler: Remix's own 405, not a 500.
-    expect((await fetch(`${server.url}/pricing`, { method: "POST", redirect: "manual" })).status).toBe(405);
+    expect((await fetch(`${app.url}/pricing`, { method: "POST", redirect: "manual" })).status).toBe(405);
   });
 });
 
@@ -165,7 +158,7 @@ describe("a JSON body over the limit (item 8)", () => {
   const big = new TextEncoder().encode(JSON.stringify({ name: "A", email: "a@example.com", message: "x".repeat(300 * 1024) }));
 
   it("sent chunked (no length up front), the client receives the 413 in the API shape", async () => {
-    const answer = await rawRequest("POST", `${server.url}/v1/contact`, big, { chunked: true, headers: { "Content-Type": "application/json" } });
+    const answer = await rawRequest("POST", `${app.url}/v1/contact`, big, { chunked: true, headers: { "Content-Type": "application/json" } });
     expect(answer).not.toBe("reset");
     const { status, text } = answer as { status: number; text: string };
     expect(status).toBe(413);
@@ -173,7 +166,7 @@ describe("a JSON body over the limit (item 8)", () => {
   });
 
   it("with its length declared, the same", async () => {
-    const answer = await rawRequest("POST", `${server.url}/v1/contact`, big, { headers: { "Content-Type": "application/json" } });
+    const answer = await rawRequest("POST", `${app.url}/v1/contact`, big, { headers: { "Content-Type": "application/json" } });
     expect(answer).not.toBe("reset");
     expect((answer as { status: number }).status).toBe(413);
   });

@@ -4,10 +4,9 @@
 // Every link issued is in the audit log.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
 import { uploadReadyModel } from "../setup/upload-model";
 
@@ -17,8 +16,8 @@ const guitarSog = readFileSync(path.join(SHARED_DATA, "splats/guitar.compressed.
 const specularGlb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
 const photoBytes = [Buffer.from("\xff\xd8\xff\xe0 first photo", "latin1"), Buffer.from("\xff\xd8\xff\xe0 second photo", "latin1")];
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let bob: TestIdentity;
 let aliceId: string;
@@ -33,15 +32,9 @@ interface DownloadFile {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
   aliceId = (await api("GET", "/user", { token: alice.idToken })).json.data.user.id;
   bobId = (await api("GET", "/user", { token: bob.idToken })).json.data.user.id;
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 /**

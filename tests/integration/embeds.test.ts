@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { sessionCookie } from "../setup/site-session";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
 import { SHARED_DATA } from "../setup/shared-data";
 
@@ -15,8 +14,8 @@ import { SHARED_DATA } from "../setup/shared-data";
 const DATA = SHARED_DATA;
 const glb = readFileSync(path.join(DATA, "models/SpecularTest.glb"));
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let bob: TestIdentity;
 let aliceId: string;
@@ -32,7 +31,7 @@ async function setPlan(userId: string, planType: "free" | "starter" | "growth" |
 }
 
 async function page(pathName: string, cookie?: string) {
-  const response = await fetch(`${server.url}${pathName}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  const response = await fetch(`${app.url}${pathName}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -54,8 +53,6 @@ const quotas = async (who: TestIdentity) => (await api("GET", "/user/quotas", { 
 const embedState = (html: string) => /data-embed-state="(\w+)"/.exec(html)?.[1];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
   aliceId = (await api("GET", "/user", { token: alice.idToken })).json.data.user.id;
   await api("GET", "/user", { token: bob.idToken });
@@ -64,19 +61,15 @@ beforeAll(async () => {
   ids.private = await uploadModel(alice, "Secret chair", "private");
 });
 
-afterAll(async () => {
-  await server?.close();
-});
-
 describe("registered embeds and the embed quota", () => {
   it("registers an embed with copyable iframe code and counts it against the plan's quota", async () => {
     expect(await quotas(alice)).toMatchObject({ embed_quota: 1, embed_credit: 1 }); // free plan
     const created = await api("POST", `/item/${ids.public}/embed`, { token: alice.idToken, body: { label: "Blog" } });
     expect(created.status).toBe(200);
     const embed = created.json.data;
-    expect(embed).toMatchObject({ label: "Blog", live: true, load_count: 0, url: `${server.url}/embed/${ids.public}?embed_id=${embed.id}` });
+    expect(embed).toMatchObject({ label: "Blog", live: true, load_count: 0, url: `${app.url}/embed/${ids.public}?embed_id=${embed.id}` });
     expect(embed.code).toBe(
-      `<iframe src="${server.url}/embed/${ids.public}?embed_id=${embed.id}" title="Oak chair" width="640" height="480" style="border:0" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`,
+      `<iframe src="${app.url}/embed/${ids.public}?embed_id=${embed.id}" title="Oak chair" width="640" height="480" style="border:0" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`,
     );
     expect(await quotas(alice)).toMatchObject({ embed_quota: 1, embed_credit: 0 });
 
@@ -196,7 +189,7 @@ describe("the /embed page", () => {
     expect(modules.some((href) => /spark/.test(href))).toBe(false); // a .glb: no splat renderer
     expect(hrefs(live.text, "preload").some((href) => href.endsWith(".wasm"))).toBe(false);
     for (const href of modules) {
-      const response = await fetch(`${server.url}${href}`);
+      const response = await fetch(`${app.url}${href}`);
       expect(response.status, href).toBe(200);
       expect(response.headers.get("content-type"), href).toMatch(/javascript/);
     }
@@ -204,7 +197,7 @@ describe("the /embed page", () => {
   });
 
   it("refuses a private or unknown model with a plain page — to its owner too, since an embed shows what visitors see", async () => {
-    const cookie = await sessionCookie(server.url, alice);
+    const cookie = await sessionCookie(app.url, alice);
     for (const [pathName, who] of [
       [`/embed/${ids.private}`, undefined],
       [`/embed/${ids.private}`, cookie],
@@ -323,9 +316,9 @@ describe("GET /v1/item/{id}/viewer", () => {
     const data = res.json.data;
     expect(data).toMatchObject({
       item: { id: ids.public, name: "Oak chair", file_format: "glb", visibility: "public", owner: { display_name: "Alice" } },
-      model_url: `${server.url}/v1/item/${ids.public}/file`,
-      page_url: `${server.url}/item/${ids.public}`,
-      embed_url: `${server.url}/embed/${ids.public}`,
+      model_url: `${app.url}/v1/item/${ids.public}/file`,
+      page_url: `${app.url}/item/${ids.public}`,
+      embed_url: `${app.url}/embed/${ids.public}`,
       watermark: true,
     });
     expect(data.item).not.toHaveProperty("is_owner");
@@ -335,11 +328,11 @@ describe("GET /v1/item/{id}/viewer", () => {
     const etag = res.headers.get("etag")!;
     expect(etag).toMatch(/^W\/".+"$/);
     expect(res.headers.get("cache-control")).toBe("public, max-age=60, stale-while-revalidate=60");
-    const again = await fetch(`${server.url}/v1/item/${ids.public}/viewer`, { headers: { "If-None-Match": etag } });
+    const again = await fetch(`${app.url}/v1/item/${ids.public}/viewer`, { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
     await api("PATCH", `/item/${ids.public}/settings`, { token: alice.idToken, body: { autorotate: false } });
-    const changed = await fetch(`${server.url}/v1/item/${ids.public}/viewer`, { headers: { "If-None-Match": etag } });
+    const changed = await fetch(`${app.url}/v1/item/${ids.public}/viewer`, { headers: { "If-None-Match": etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
   });
@@ -357,7 +350,7 @@ describe("share links and link credits", () => {
     expect(await quotas(alice)).toMatchObject({ link_quota: 3, link_credit: 3 });
     const first = await api("POST", `/item/${ids.public}/share`, { token: alice.idToken, body: { label: "Newsletter" } });
     expect(first.status).toBe(200);
-    expect(first.json.data).toMatchObject({ label: "Newsletter", open_count: 0, url: expect.stringMatching(new RegExp(`^${server.url}/s/[A-Za-z0-9]{10}$`)) });
+    expect(first.json.data).toMatchObject({ label: "Newsletter", open_count: 0, url: expect.stringMatching(new RegExp(`^${app.url}/s/[A-Za-z0-9]{10}$`)) });
     expect(await quotas(alice)).toMatchObject({ link_credit: 2 });
     expect((await api("POST", `/item/${ids.private}/share`, { token: alice.idToken, body: {} })).status).toBe(409);
     expect(await quotas(alice)).toMatchObject({ link_credit: 2 });
@@ -390,8 +383,8 @@ describe("share links and link credits", () => {
 describe("oEmbed and link previews", () => {
   it("answers valid oEmbed JSON for a public or unlisted model link, with the thumbnail and its size", async () => {
     const thumbnailUrl = await setThumbnail(alice, ids.public, 64, 48);
-    const url = encodeURIComponent(`${server.url}/item/${ids.public}`);
-    const response = await fetch(`${server.url}/oembed?url=${url}&format=json`);
+    const url = encodeURIComponent(`${app.url}/item/${ids.public}`);
+    const response = await fetch(`${app.url}/oembed?url=${url}&format=json`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -401,29 +394,29 @@ describe("oEmbed and link previews", () => {
       type: "rich",
       title: "Oak chair",
       author_name: "Alice",
-      author_url: `${server.url}/u/${aliceId}`,
+      author_url: `${app.url}/u/${aliceId}`,
       provider_name: "Scanroom",
-      provider_url: `${server.url}/`,
+      provider_url: `${app.url}/`,
       cache_age: 3600,
-      html: `<iframe src="${server.url}/embed/${ids.public}" title="Oak chair" width="640" height="480" style="border:0" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`,
+      html: `<iframe src="${app.url}/embed/${ids.public}" title="Oak chair" width="640" height="480" style="border:0" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`,
       width: 640,
       height: 480,
-      thumbnail_url: `${server.url}${thumbnailUrl}`,
+      thumbnail_url: `${app.url}${thumbnailUrl}`,
       thumbnail_width: 64,
       thumbnail_height: 48,
     });
     // The other model's thumbnail is the one rendered for it automatically (640×480) once that is done.
     await waitForAutomaticThumbnail(api, alice, ids.unlisted);
-    const small = await (await fetch(`${server.url}/oembed?url=${encodeURIComponent(`${server.url}/embed/${ids.unlisted}`)}&maxwidth=320`)).json();
+    const small = await (await fetch(`${app.url}/oembed?url=${encodeURIComponent(`${app.url}/embed/${ids.unlisted}`)}&maxwidth=320`)).json();
     expect(small).toMatchObject({ type: "rich", title: "Walnut chair", width: 320, height: 240, thumbnail_width: 640, thumbnail_height: 480 });
-    expect(small.thumbnail_url).toMatch(new RegExp(`^${server.url}/v1/item/${ids.unlisted}/thumbnail`));
+    expect(small.thumbnail_url).toMatch(new RegExp(`^${app.url}/v1/item/${ids.unlisted}/thumbnail`));
   });
 
   it("refuses private, unknown and foreign links, and formats other than JSON", async () => {
-    const ask = (query: string) => fetch(`${server.url}/oembed?${query}`);
-    expect((await ask(`url=${encodeURIComponent(`${server.url}/item/${ids.private}`)}&format=json`)).status).toBe(404);
+    const ask = (query: string) => fetch(`${app.url}/oembed?${query}`);
+    expect((await ask(`url=${encodeURIComponent(`${app.url}/item/${ids.private}`)}&format=json`)).status).toBe(404);
     expect((await ask(`url=${encodeURIComponent(`https://evil.example/item/${ids.public}`)}`)).status).toBe(404);
-    expect((await ask(`url=${encodeURIComponent(`${server.url}/item/${ids.public}`)}&format=xml`)).status).toBe(501);
+    expect((await ask(`url=${encodeURIComponent(`${app.url}/item/${ids.public}`)}&format=xml`)).status).toBe(501);
     const missing = await ask("format=json");
     expect(missing.status).toBe(400);
     expect((await missing.json()).error).toBe("invalid_input");
@@ -432,16 +425,16 @@ describe("oEmbed and link previews", () => {
   it("puts Open Graph, Twitter card and oEmbed discovery tags on shared model pages and embeds, none on a private one", async () => {
     const item = await page(`/item/${ids.public}`);
     const thumbnail = (await api("GET", `/item/${ids.public}`)).json.data.thumbnail_url as string;
-    const image = `${server.url}${thumbnail}`.replace(/&/g, "&amp;");
+    const image = `${app.url}${thumbnail}`.replace(/&/g, "&amp;");
     expect(item.text).toContain('<meta property="og:title" content="Oak chair — Scanroom"/>');
     expect(item.text).toContain(`<meta property="og:image" content="${image}"/>`);
     expect(item.text).toContain('<meta name="twitter:card" content="summary_large_image"/>');
     expect(item.text).toContain(`<meta name="twitter:image" content="${image}"/>`);
-    const discovery = `${server.url}/oembed?url=${encodeURIComponent(`${server.url}/item/${ids.public}`)}&format=json`.replace(/&/g, "&amp;");
+    const discovery = `${app.url}/oembed?url=${encodeURIComponent(`${app.url}/item/${ids.public}`)}&format=json`.replace(/&/g, "&amp;");
     expect(item.text).toContain(`<link rel="alternate" type="application/json+oembed" href="${discovery}" title="Oak chair"/>`);
     const embed = await page(`/embed/${ids.public}`);
     expect(embed.text).toContain('<meta property="og:title" content="Oak chair — Scanroom"/>');
-    const own = await page(`/item/${ids.private}`, await sessionCookie(server.url, alice));
+    const own = await page(`/item/${ids.private}`, await sessionCookie(app.url, alice));
     expect(own.status).toBe(200);
     expect(own.text).not.toContain("og:title");
     expect(own.text).not.toContain("json+oembed");

@@ -2,13 +2,12 @@
 // (docs/decisions/039): a body nested 20,000 deep is a 400 in the API's shape on every route that reads
 // JSON — the /v1 API, the site's /session, Stripe's and Shopify's webhooks — never a 500, and the server
 // keeps answering. Everything through the real built server over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let itemId: string;
 
@@ -18,21 +17,15 @@ const objects = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(dept
 const DEEP_BODIES = { arrays: arrays(20_000), objects: objects(10_000) };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   alice = await createIdentity({ name: "Alice" });
   const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: "glb", upload_type: "model" } });
   expect(created.status).toBe(200);
   itemId = created.json.data.item_id;
 });
 
-afterAll(async () => {
-  await server?.close();
-});
-
 /** POSTs (or another method) raw text as JSON to any path of the server; the status and the parsed answer. */
 async function sendJson(pathName: string, text: string, { method = "POST", token, headers = {} }: { method?: string; token?: string; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${server.url}${pathName}`, {
+  const response = await fetch(`${app.url}${pathName}`, {
     method,
     headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
     body: text,

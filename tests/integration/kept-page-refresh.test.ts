@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SHARED_PAGE_SECONDS } from "~/lib/public-page-cache";
-import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { uploadReadyModel } from "../setup/upload-model";
 
 // Decision 072: a model page whose kept copy expired goes to its next visitors at once while the web process
@@ -17,22 +16,16 @@ import { uploadReadyModel } from "../setup/upload-model";
 process.env.SHARED_PAGE_CACHE_MB = "64";
 process.env.SHARED_PAGE_KEPT_SECONDS = "0";
 const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let owner: TestIdentity;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   owner = await createIdentity({ name: "Refresh Owner" });
 });
 
-afterAll(async () => {
-  await server?.close();
-});
-
 const age = async (pathName: string) => {
-  const response = await fetch(`${server.url}${pathName}`);
+  const response = await fetch(`${app.url}${pathName}`);
   expect(response.status).toBe(200);
   await response.arrayBuffer();
   return response.headers.get("age") === null ? null : Number(response.headers.get("age"));

@@ -2,11 +2,10 @@
 // saved whole, viewed through its own visibility, with each part's file served through the scene.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { uploadReadyModel, waitForAutomaticThumbnail, waitForDeliveredFormat } from "../setup/upload-model";
 import { SHARED_DATA } from "../setup/shared-data";
 import { sessionCookie } from "../setup/site-session";
@@ -15,8 +14,8 @@ const DATA = SHARED_DATA;
 const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));
 const guitarKsplat = readFileSync(path.join(DATA, "splats/guitar.ksplat"));
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let bob: TestIdentity;
 let cat: string;
@@ -25,18 +24,12 @@ let guitar: string;
 const IDENTITY = { position: [0, 0, 0], quaternion: [0, 0, 0, 1], scale: [1, 1, 1] };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
   cat = await uploadReadyModel(api, alice, { bytes: catGlb, modelType: "glb", name: "cat" });
   guitar = await uploadReadyModel(api, alice, { bytes: guitarKsplat, modelType: "ksplat", name: "guitar" });
   // Parts show their model's thumbnail and what its viewers get: the automatic thumbnails and the splat's .sog copy
   // arrive first, so a part read twice compares like with like.
   await Promise.all([...[cat, guitar].map((id) => waitForAutomaticThumbnail(api, alice, id)), waitForDeliveredFormat(api, alice, guitar, "sog")]);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 function unxor(bytes: ArrayBuffer): Buffer {
@@ -163,9 +156,9 @@ describe("making and saving a scene", () => {
 
 describe("a scene never saved is a draft (issue 35 item 8, decision 046)", () => {
   it("stays off the dashboard and everyone else's eyes, shows as a draft in My scenes, and its first save makes it a ready item", async () => {
-    const cookie = await sessionCookie(server.url, alice);
+    const cookie = await sessionCookie(app.url, alice);
     const page = async (pathName: string, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${server.url}${pathName}`, { headers, redirect: "manual" });
+      const response = await fetch(`${app.url}${pathName}`, { headers, redirect: "manual" });
       return { status: response.status, html: await response.text() };
     };
     const ids = (response: { json: { data: { items: Array<{ id: string }> } } }) => response.json.data.items.map((entry) => entry.id);
@@ -218,7 +211,7 @@ describe("who sees a scene", () => {
   it("follows the scene's visibility: its parts' files come through the scene, even of private models", async () => {
     const sceneId = await newScene([cat, guitar]);
     const parts = (await api("GET", `/item/${sceneId}/scene`, { token: alice.idToken })).json.data.parts;
-    const partUrl = `${server.url}${parts[0].url}`;
+    const partUrl = `${app.url}${parts[0].url}`;
     expect(parts[0].url).toBe(`/v1/item/${sceneId}/scene/${parts[0].id}/file`);
 
     // Private scene: nobody else gets it or its files.
@@ -230,7 +223,7 @@ describe("who sees a scene", () => {
     expect(anonymous.status).toBe(200);
     expect(unxor(await anonymous.arrayBuffer()).equals(catGlb)).toBe(true);
     // The model itself stays private.
-    expect((await fetch(`${server.url}/v1/item/${cat}/file`)).status).toBe(404);
+    expect((await fetch(`${app.url}/v1/item/${cat}/file`)).status).toBe(404);
     // A second view downloads nothing new.
     const again = await fetch(partUrl, { headers: { "If-None-Match": anonymous.headers.get("etag")! } });
     expect(again.status).toBe(304);
@@ -240,7 +233,7 @@ describe("who sees a scene", () => {
     expect(config.json.data.item.kind).toBe("scene");
     expect(config.json.data.scene_parts.map((part: { url: string }) => part.url)).toEqual(parts.map((part: { url: string }) => new URL(part.url, config.json.data.page_url).toString()));
 
-    const embed = await fetch(`${server.url}/embed/${sceneId}`);
+    const embed = await fetch(`${app.url}/embed/${sceneId}`);
     expect(embed.status).toBe(200);
     expect(await embed.text()).not.toContain("not available");
   });

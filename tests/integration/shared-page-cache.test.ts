@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SHARED_PAGES_CHANNEL } from "~/lib/shared-page-changes.server";
 import { SHARED_PAGE_SECONDS } from "~/lib/public-page-cache";
-import { apiClient } from "../setup/api";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
 import { sessionCookie } from "../setup/site-session";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
 
 // Issue 37: signed-out visitors' pages are rendered once and shared for SHARED_PAGE_SECONDS (decision 045),
@@ -19,24 +18,18 @@ import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-mod
 // On here, as in the product (the other test files turn it off: tests/setup/per-file-database.ts).
 process.env.SHARED_PAGE_CACHE_MB = "64";
 const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let owner: TestIdentity;
 let visitor: TestIdentity;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [owner, visitor] = await Promise.all([createIdentity({ name: "Cache Owner" }), createIdentity({ name: "Signed-in Visitor" })]);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function page(pathName: string, cookie?: string, acceptEncoding?: string) {
   const headers: Record<string, string> = { ...(cookie ? { Cookie: cookie } : {}), ...(acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {}) };
-  const response = await fetch(`${server.url}${pathName}`, { headers, redirect: "manual" });
+  const response = await fetch(`${app.url}${pathName}`, { headers, redirect: "manual" });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -77,7 +70,7 @@ describe("the shared page cache", () => {
     const explore = "/?index&_data=routes%2F_index";
     await page(explore);
     expect((await page(explore)).headers.get("age")).not.toBeNull();
-    const oembed = `/oembed?format=json&url=${encodeURIComponent(`${server.url}/item/${itemId}`)}`;
+    const oembed = `/oembed?format=json&url=${encodeURIComponent(`${app.url}/item/${itemId}`)}`;
     await page(oembed);
     expect((await page(oembed)).headers.get("age")).not.toBeNull();
   });
@@ -91,7 +84,7 @@ describe("the shared page cache", () => {
   it("never gives a signed-in person a shared copy, nor shares their page", async () => {
     const itemId = await upload("Signed-in page");
     await page(`/item/${itemId}`);
-    const cookie = await sessionCookie(server.url, visitor);
+    const cookie = await sessionCookie(app.url, visitor);
     const signedIn = await page(`/item/${itemId}`, cookie);
     expect(signedIn.status).toBe(200);
     expect(signedIn.headers.get("age")).toBeNull();
@@ -111,11 +104,11 @@ describe("the shared page cache", () => {
     const [changing, unchanged] = await Promise.all([upload("Soon private"), upload("Left alone")]);
     // The automatic thumbnails change the models (and so their pages) once more: done before the pages are kept.
     await Promise.all([changing, unchanged].map((id) => waitForAutomaticThumbnail(api, owner, id)));
-    const pages = (id: string) => [`/item/${id}`, `/embed/${id}`, `/oembed?format=json&url=${encodeURIComponent(`${server.url}/item/${id}`)}`];
+    const pages = (id: string) => [`/item/${id}`, `/embed/${id}`, `/oembed?format=json&url=${encodeURIComponent(`${app.url}/item/${id}`)}`];
     for (const id of [changing, unchanged]) for (const path of pages(id)) expect((await page(path)).status).toBe(200);
     // Its downloads read the model's record the web process keeps (decision 066): also until it changes.
     const download = `/v1/item/${changing}/file`;
-    expect((await fetch(`${server.url}${download}`)).status).toBe(200);
+    expect((await fetch(`${app.url}${download}`)).status).toBe(200);
     // A list, which cannot name what it shows, is kept for its s-maxage only.
     const list = "/?sort=newest";
     expect((await page(list)).headers.get("age")).toBeNull();
@@ -133,14 +126,14 @@ describe("the shared page cache", () => {
     // s-maxage at worst; the other model's are still kept.
     const made = await api("PATCH", `/item/${changing}`, { token: owner.idToken, body: { visibility: "private" } });
     expect(made.status).toBe(200);
-    const cookie = await sessionCookie(server.url, visitor);
+    const cookie = await sessionCookie(app.url, visitor);
     expect((await page(`/item/${changing}`, cookie)).status).toBe(404);
     const started = Date.now();
     for (const path of pages(changing)) {
       await expect.poll(async () => (await page(path)).status, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).toBe(404);
     }
-    await expect.poll(async () => (await fetch(`${server.url}${download}`)).status, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).toBe(404);
-    expect((await fetch(`${server.url}${download}`, { headers: { Authorization: `Bearer ${owner.idToken}` } })).status).toBe(200);
+    await expect.poll(async () => (await fetch(`${app.url}${download}`)).status, { timeout: SHARED_PAGE_SECONDS * 1000, interval: 100 }).toBe(404);
+    expect((await fetch(`${app.url}${download}`, { headers: { Authorization: `Bearer ${owner.idToken}` } })).status).toBe(200);
     process.stdout.write(`a model made private left signed-out visitors' three pages and its download after ${((Date.now() - started) / 1000).toFixed(1)} s (bound ${SHARED_PAGE_SECONDS} s)\n`);
     expect(Number((await page(`/item/${unchanged}`)).headers.get("age"))).toBeGreaterThan(SHARED_PAGE_SECONDS);
 

@@ -6,11 +6,10 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { uploadReadyModel } from "../setup/upload-model";
 
 const guitarPly = readFileSync(path.join(SHARED_DATA, "splats/guitar.ply"));
@@ -18,8 +17,8 @@ const guitarCompressed = readFileSync(path.join(SHARED_DATA, "splats/guitar.comp
 const catGlb = readFileSync(path.join(SHARED_DATA, "models/cat.glb"));
 const GUITAR_SPLATS = 90_854;
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let bob: TestIdentity;
 let aliceId: string;
@@ -28,8 +27,6 @@ let aliceOther: string;
 let bobSplat: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
   aliceId = (await api("GET", "/user", { token: alice.idToken })).json.data.user.id;
   [aliceSplat, aliceOther, bobSplat] = await Promise.all([
@@ -37,10 +34,6 @@ beforeAll(async () => {
     uploadReadyModel(api, alice, { bytes: guitarPly, modelType: "ply", name: "Guitar two" }),
     uploadReadyModel(api, bob, { bytes: guitarPly, modelType: "ply", name: "Bob's guitar" }),
   ]);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function editorToken(owner: TestIdentity, itemId?: string): Promise<string> {
@@ -86,7 +79,7 @@ describe("GET /v1/supersplat/jwt", () => {
   it("issues a 15-minute token for the caller and their item", async () => {
     const token = await editorToken(alice, aliceSplat);
     const claims = claimsOf(token);
-    expect(claims).toMatchObject({ iss: server.url, aud: "scanroom-editor", sub: aliceId, item_id: aliceSplat });
+    expect(claims).toMatchObject({ iss: app.url, aud: "scanroom-editor", sub: aliceId, item_id: aliceSplat });
     expect(claims.exp - claims.iat).toBe(15 * 60);
     expect(Math.abs(claims.iat - Date.now() / 1000)).toBeLessThan(120);
     expect(claimsOf(await editorToken(alice)).item_id).toBeUndefined();
@@ -114,7 +107,7 @@ describe("editor tokens on the version routes", () => {
 
   it("refuses an expired token and one for another audience with 401", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const base = { iss: server.url, aud: "scanroom-editor", sub: aliceId, item_id: aliceSplat, jti: "t" };
+    const base = { iss: app.url, aud: "scanroom-editor", sub: aliceId, item_id: aliceSplat, jti: "t" };
     const expired = await forgeWithServerKey({ ...base, iat: now - 1000, exp: now - 100 });
     expect((await api("GET", `/item/${aliceSplat}/versions`, withToken(expired))).json).toMatchObject({ status: 401, message: "The editor token has expired; open the editor again." });
     const otherAudience = await forgeWithServerKey({ ...base, aud: "someone-else", iat: now, exp: now + 600 });
@@ -130,7 +123,7 @@ describe("editor tokens on the version routes", () => {
     expect((await api("POST", `/item/${aliceSplat}/versions`, withToken(await editorToken(alice)))).status).toBe(403);
     // Signed by the server but naming an item its user does not own: the same 404 as for any item not theirs.
     const now = Math.floor(Date.now() / 1000);
-    const foreign = await forgeWithServerKey({ iss: server.url, aud: "scanroom-editor", sub: aliceId, item_id: bobSplat, iat: now, exp: now + 600, jti: "f" });
+    const foreign = await forgeWithServerKey({ iss: app.url, aud: "scanroom-editor", sub: aliceId, item_id: bobSplat, iat: now, exp: now + 600, jti: "f" });
     expect((await api("GET", `/item/${bobSplat}/versions`, withToken(foreign))).json).toMatchObject({ status: 404, error: "not_found" });
   });
 });
@@ -146,7 +139,7 @@ describe("versions", () => {
     const original = listed.json.data.versions[0];
 
     // The current splats as a .ply: the upload itself.
-    const splats = await fetch(`${server.url}/v1/item/${aliceSplat}/splats`, withToken(token));
+    const splats = await fetch(`${app.url}/v1/item/${aliceSplat}/splats`, withToken(token));
     expect(splats.status).toBe(200);
     expect(Buffer.from(await splats.arrayBuffer()).equals(guitarPly)).toBe(true);
 
@@ -179,7 +172,7 @@ describe("versions", () => {
     ]);
     const item = (await api("GET", `/item/${aliceSplat}`, { token: alice.idToken })).json.data;
     expect(item.file_size).toBe(cropped.length);
-    const current = await fetch(`${server.url}/v1/item/${aliceSplat}/splats`, withToken(token));
+    const current = await fetch(`${app.url}/v1/item/${aliceSplat}/splats`, withToken(token));
     expect(Buffer.from(await current.arrayBuffer()).equals(cropped)).toBe(true);
     // Viewers get the new file (or its delivery copy, once made) through the usual file route.
     expect((await db().item.findUniqueOrThrow({ where: { id: aliceSplat } })).fileKey).toBe(saved.started.path);
@@ -192,7 +185,7 @@ describe("versions", () => {
       [2, false],
       [1, true],
     ]);
-    const back = await fetch(`${server.url}/v1/item/${aliceSplat}/splats`, withToken(token));
+    const back = await fetch(`${app.url}/v1/item/${aliceSplat}/splats`, withToken(token));
     expect(Buffer.from(await back.arrayBuffer()).equals(guitarPly)).toBe(true);
     expect(await storage().stat(saved.started.path)).not.toBeNull();
     // Each change of the model's file is in the audit log, by the owner.
@@ -249,7 +242,7 @@ describe("versions", () => {
   it("converts a compressed .ply to a standard one for the editor, and refuses meshes", async () => {
     const compressed = await uploadReadyModel(api, alice, { bytes: guitarCompressed, modelType: "ply", name: "Compressed guitar" });
     const token = await editorToken(alice, compressed);
-    const answer = await fetch(`${server.url}/v1/item/${compressed}/splats`, withToken(token));
+    const answer = await fetch(`${app.url}/v1/item/${compressed}/splats`, withToken(token));
     expect(answer.status).toBe(200);
     const bytes = Buffer.from(await answer.arrayBuffer());
     const { validateSplatPly } = await import("~/formats/splat-ply");

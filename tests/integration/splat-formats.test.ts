@@ -4,31 +4,24 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { inspectSogBundle } from "~/formats/sog-bundle.server";
-import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
 import { splatSamples, type SplatSamples } from "../setup/splat-samples";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { waitForDeliveredFormat } from "../setup/upload-model";
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let samples: SplatSamples;
 
 beforeAll(async () => {
   samples = splatSamples();
-  server = await startTestServer();
-  api = apiClient(server.url);
   alice = await createIdentity({ name: "Alice" });
 }, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-});
 
 type NewType = "spz" | "splat" | "sog";
 
@@ -51,7 +44,7 @@ function unxor(bytes: Uint8Array): Buffer {
 }
 
 async function download(itemId: string, original = false) {
-  const response = await fetch(`${server.url}/v1/item/${itemId}/file${original ? "?original=true" : ""}`, {
+  const response = await fetch(`${app.url}/v1/item/${itemId}/file${original ? "?original=true" : ""}`, {
     headers: { Authorization: `Bearer ${alice.idToken}` },
   });
   expect(response.status).toBe(200);

@@ -5,27 +5,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { waitFor } from "../setup/wait-for";
 
 const BACKGROUND = [0x1e, 0x1f, 0x22];
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   alice = await createIdentity({ name: "Alice" });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function uploadModel(file: string, modelType: "glb" | "ply", name: string): Promise<string> {
@@ -60,7 +53,7 @@ describe("automatic thumbnails", () => {
       async () => (await api("GET", `/item/${itemId}`, { token: alice.idToken })).json.data.thumbnail_url as string | null,
       90_000,
     );
-    const response = await fetch(`${server.url}${url}`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
+    const response = await fetch(`${app.url}${url}`, { headers: { Authorization: `Bearer ${alice.idToken}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/webp");
     const image = Buffer.from(await response.arrayBuffer());
@@ -109,7 +102,7 @@ describe("turntables (issue 35 item 2)", () => {
       150_000,
     );
     const owner = { headers: { Authorization: `Bearer ${alice.idToken}` } };
-    const mp4 = await fetch(`${server.url}${turntable.mp4_url}`, owner);
+    const mp4 = await fetch(`${app.url}${turntable.mp4_url}`, owner);
     expect(mp4.status).toBe(200);
     expect(mp4.headers.get("content-type")).toBe("video/mp4");
     const video = Buffer.from(await mp4.arrayBuffer());
@@ -131,25 +124,25 @@ describe("turntables (issue 35 item 2)", () => {
     for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > 40) changed++;
     expect(changed / a.length).toBeGreaterThan(0.01);
 
-    const gif = await fetch(`${server.url}${turntable.gif_url}&download=true`, owner);
+    const gif = await fetch(`${app.url}${turntable.gif_url}&download=true`, owner);
     expect(gif.headers.get("content-type")).toBe("image/gif");
     expect(gif.headers.get("content-disposition")).toBe('attachment; filename="Turning cat turntable.gif"');
     const gifBytes = Buffer.from(await gif.arrayBuffer());
     expect(gifBytes.subarray(0, 6).toString("latin1")).toBe("GIF89a");
     expect(gifBytes.includes(Buffer.from("NETSCAPE2.0", "latin1"))).toBe(true); // loops
-    const poster = await fetch(`${server.url}${turntable.poster_url}`, owner);
+    const poster = await fetch(`${app.url}${turntable.poster_url}`, owner);
     expect(await sharp(Buffer.from(await poster.arrayBuffer())).metadata()).toMatchObject({ format: "jpeg", width: 480, height: 360 });
 
     // A video player asks for byte ranges.
-    const part = await fetch(`${server.url}${turntable.mp4_url}`, { headers: { ...owner.headers, Range: "bytes=0-99" } });
+    const part = await fetch(`${app.url}${turntable.mp4_url}`, { headers: { ...owner.headers, Range: "bytes=0-99" } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 0-99/${video.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(video.subarray(0, 100))).toBe(true);
 
     // Private: nobody else sees it; public: everyone does.
-    expect((await fetch(`${server.url}${turntable.mp4_url}`)).status).toBe(404);
+    expect((await fetch(`${app.url}${turntable.mp4_url}`)).status).toBe(404);
     await api("PATCH", `/item/${itemId}`, { token: alice.idToken, body: { visibility: "public" } });
-    expect((await fetch(`${server.url}${turntable.gif_url}`)).status).toBe(200);
+    expect((await fetch(`${app.url}${turntable.gif_url}`)).status).toBe(200);
     expect((await api("GET", `/item/${itemId}/turntable/avi`)).status).toBe(400);
   });
 });

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { rawPut } from "../setup/raw-put";
 import { SHARED_DATA } from "../setup/shared-data";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 
 const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
 const PNG_1PX = Buffer.from(
@@ -13,18 +12,12 @@ const PNG_1PX = Buffer.from(
   "hex",
 );
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   alice = await createIdentity({ name: "Alice" });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 const stored = (...parts: string[]) => path.join(process.env.STORAGE_DIR!, ...parts);
@@ -76,6 +69,6 @@ describe("signed storage URLs follow the origin the request came to (issue 17 it
   it("names the server's own origin when called directly", async () => {
     const created = await api("POST", "/item", { token: alice.idToken, body: { model_type: "glb", upload_type: "model" } });
     const link = await api("GET", `/upload/item/${created.json.data.item_id}?uploadType=model`, { token: alice.idToken });
-    expect(new URL(link.json.data.url).origin).toBe(server.url);
+    expect(new URL(link.json.data.url).origin).toBe(app.url);
   });
 });

@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { rawPut } from "../setup/raw-put";
 import { SHARED_DATA } from "../setup/shared-data";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 
 // Issue 21: no request may crash the server. A few hundred concurrent PUTs to local-disk signed URLs,
 // mixing valid, oversize, aborted-mid-body, wrong-type and tampered requests. The server must stay
@@ -16,18 +15,12 @@ const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 const REQUESTS = 300;
 const CONCURRENCY = 40;
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let owner: TestIdentity;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   owner = await createIdentity({ name: "Stress" });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 function filesUnder(dir: string): string[] {

@@ -3,32 +3,25 @@
 // Large splats also get a coarse copy (issue 20), served by ?variant=coarse, which viewers show first.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { inspectSogBundle } from "~/formats/sog-bundle.server";
 import { coarseSplatTarget } from "~/domain/splat-delivery.server";
-import { apiClient } from "../setup/api";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
 
 const DATA = SHARED_DATA;
 const guitarPly = readFileSync(path.join(DATA, "splats/guitar.ply"));
 const bikerSpz = readFileSync(path.join(DATA, "splats/biker.spz"));
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 let alice: TestIdentity;
 let bob: TestIdentity;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
   [alice, bob] = await Promise.all([createIdentity({ name: "Alice" }), createIdentity({ name: "Bob" })]);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function uploadSplat(bytes: Buffer, name: string): Promise<string> {
@@ -77,7 +70,7 @@ function unxor(bytes: Uint8Array): Buffer {
 
 async function download(itemId: string, { token, original = false, coarse = false, etag }: { token?: string; original?: boolean; coarse?: boolean; etag?: string } = {}) {
   const query = original ? "?original=true" : coarse ? "?variant=coarse" : "";
-  return fetch(`${server.url}/v1/item/${itemId}/file${query}`, {
+  return fetch(`${app.url}/v1/item/${itemId}/file${query}`, {
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(etag ? { "If-None-Match": etag } : {}) },
   });
 }
@@ -134,9 +127,9 @@ describe("delivery copies", () => {
       expect(refused.status).toBe(404);
       expect(await refused.json()).toMatchObject({ status: 404, error: "not_found" });
     }
-    const bogus = await fetch(`${server.url}/v1/item/${itemId}/file?original=maybe`);
+    const bogus = await fetch(`${app.url}/v1/item/${itemId}/file?original=maybe`);
     expect(bogus.status).toBe(400);
-    expect((await fetch(`${server.url}/v1/item/${itemId}/file?variant=tiny`)).status).toBe(400);
+    expect((await fetch(`${app.url}/v1/item/${itemId}/file?variant=tiny`)).status).toBe(400);
 
     // The coarse copy viewers show first: a tenth of the splats, no spherical harmonics, for anyone who sees the item.
     const coarseServed = await download(itemId, { coarse: true });

@@ -1,22 +1,21 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../setup/api";
+import { describe, expect, it } from "vitest";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { SHARED_DATA } from "../setup/shared-data";
-import { startTestServer } from "../setup/test-server";
+import { serveAppForFile } from "../setup/served-app";
 import { uploadReadyModel } from "../setup/upload-model";
 
 // What a visitor can read about other people and about the server (issue 17, items 18 and 19): no part of an
 // account's email is ever shown as its public name, and the plans pages carry no developer instructions.
 const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let api: ReturnType<typeof apiClient>;
+const app = serveAppForFile();
+const api = app.api;
 
 async function page(pathName: string) {
-  const response = await fetch(`${server.url}${pathName}`, { redirect: "manual" });
+  const response = await fetch(`${app.url}${pathName}`, { redirect: "manual" });
   return { status: response.status, text: await response.text() };
 }
 
@@ -48,7 +47,7 @@ async function withProfileName(identity: TestIdentity, nameOf: (identity: TestId
 
 /** Every public surface that names a model's owner, read as a signed-out visitor. */
 async function publicSurfaces(ownerId: string, itemId: string) {
-  const itemUrl = `${server.url}/item/${itemId}`;
+  const itemUrl = `${app.url}/item/${itemId}`;
   return {
     "GET /v1/user/{id}": JSON.stringify((await api("GET", `/user/${ownerId}`)).json),
     "GET /v1/item/{id}": JSON.stringify((await api("GET", `/item/${itemId}`)).json),
@@ -61,15 +60,6 @@ async function publicSurfaces(ownerId: string, itemId: string) {
     "/oembed": (await page(`/oembed?format=json&url=${encodeURIComponent(itemUrl)}`)).text,
   };
 }
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
 
 describe("public names never expose an email (item 18)", () => {
   it("an account registered without a display name gets a neutral handle everywhere, which its owner can change", async () => {
