@@ -65,7 +65,8 @@ const objectStats = publicObjectStats();
 
 /**
  * A stored model object (already access-checked by the caller) with what the file routes send.
- * `signedOutReader`: the caller found the object through what signed-out visitors are shown (kept records).
+ * `signedOutReader`: the download is a signed-out visitor's, whose object's size and ETag may be the ones kept until
+ * its item changes (decision 073).
  */
 export async function storedModelFile({
   name,

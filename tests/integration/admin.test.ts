@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { sessionCookie } from "../setup/site-session";
 import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
+import { sessionCookie } from "../setup/site-session";
 
 // The admin area (issue 9): every /v1/admin endpoint and page, through the real built app over HTTP,
 // real emulator accounts and a real database. Admin rights come from our database (SPEC §6).

@@ -5,8 +5,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listZipEntries } from "~/formats/zip";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { SHARED_DATA } from "../setup/shared-data";
 import { serveAppForFile } from "../setup/served-app";
+import { SHARED_DATA } from "../setup/shared-data";
 import { uploadReadyModel } from "../setup/upload-model";
 
 // "View in your space" with the server's files (issue 35 item 1): a model's API object offers a USDZ (AR Quick

@@ -3,10 +3,10 @@ import path from "node:path";
 import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { sessionCookie } from "../setup/site-session";
 import { serveAppForFile } from "../setup/served-app";
-import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
 import { SHARED_DATA } from "../setup/shared-data";
+import { sessionCookie } from "../setup/site-session";
+import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
 
 // Embeds and sharing (issue 6): registered embeds and the embed quota, the /embed page (framing, options,
 // watermark, visibility, poster fallback when a plan lapses), share links and link credits, viewer settings,

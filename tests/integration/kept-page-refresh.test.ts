@@ -3,8 +3,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SHARED_PAGE_SECONDS } from "~/lib/public-page-cache";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { SHARED_DATA } from "../setup/shared-data";
 import { serveAppForFile } from "../setup/served-app";
+import { SHARED_DATA } from "../setup/shared-data";
 import { uploadReadyModel } from "../setup/upload-model";
 
 // Decision 072: a model page whose kept copy expired goes to its next visitors at once while the web process

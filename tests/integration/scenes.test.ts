@@ -6,9 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { serveAppForFile } from "../setup/served-app";
-import { uploadReadyModel, waitForAutomaticThumbnail, waitForDeliveredFormat } from "../setup/upload-model";
 import { SHARED_DATA } from "../setup/shared-data";
 import { sessionCookie } from "../setup/site-session";
+import { uploadReadyModel, waitForAutomaticThumbnail, waitForDeliveredFormat } from "../setup/upload-model";
 
 const DATA = SHARED_DATA;
 const catGlb = readFileSync(path.join(DATA, "models/cat.glb"));

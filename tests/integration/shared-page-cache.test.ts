@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SHARED_PAGES_CHANNEL } from "~/lib/shared-page-changes.server";
 import { SHARED_PAGE_SECONDS } from "~/lib/public-page-cache";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
 import { sessionCookie } from "../setup/site-session";
-import { serveAppForFile } from "../setup/served-app";
 import { uploadReadyModel, waitForAutomaticThumbnail } from "../setup/upload-model";
 
 // Issue 37: signed-out visitors' pages are rendered once and shared for SHARED_PAGE_SECONDS (decision 045),

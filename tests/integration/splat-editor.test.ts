@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { SHARED_DATA } from "../setup/shared-data";
 import { serveAppForFile } from "../setup/served-app";
+import { SHARED_DATA } from "../setup/shared-data";
 import { uploadReadyModel } from "../setup/upload-model";
 
 const guitarPly = readFileSync(path.join(SHARED_DATA, "splats/guitar.ply"));

@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { inspectSogBundle } from "~/formats/sog-bundle.server";
 import { XOR_KEY } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
+import { serveAppForFile } from "../setup/served-app";
 import { SHARED_DATA } from "../setup/shared-data";
 import { splatSamples, type SplatSamples } from "../setup/splat-samples";
-import { serveAppForFile } from "../setup/served-app";
 import { waitForDeliveredFormat } from "../setup/upload-model";
 
 const app = serveAppForFile();

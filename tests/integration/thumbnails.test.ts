@@ -7,8 +7,8 @@ import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { SHARED_DATA } from "../setup/shared-data";
 import { serveAppForFile } from "../setup/served-app";
+import { SHARED_DATA } from "../setup/shared-data";
 import { waitFor } from "../setup/wait-for";
 
 const BACKGROUND = [0x1e, 0x1f, 0x22];

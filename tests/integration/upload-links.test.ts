@@ -3,8 +3,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { rawPut } from "../setup/raw-put";
-import { SHARED_DATA } from "../setup/shared-data";
 import { serveAppForFile } from "../setup/served-app";
+import { SHARED_DATA } from "../setup/shared-data";
 
 const glb = readFileSync(path.join(SHARED_DATA, "models/SpecularTest.glb"));
 const PNG_1PX = Buffer.from(

@@ -3,8 +3,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
 import { rawPut } from "../setup/raw-put";
-import { SHARED_DATA } from "../setup/shared-data";
 import { serveAppForFile } from "../setup/served-app";
+import { SHARED_DATA } from "../setup/shared-data";
 
 // Issue 21: no request may crash the server. A few hundred concurrent PUTs to local-disk signed URLs,
 // mixing valid, oversize, aborted-mid-body, wrong-type and tampered requests. The server must stay

@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EMULATOR_HOST, FIREBASE_PROJECT_ID } from "../setup/config";
 import { createIdentity, type TestIdentity } from "../setup/firebase-users";
-import { SHARED_DATA } from "../setup/shared-data";
 import { serveAppForFile } from "../setup/served-app";
+import { SHARED_DATA } from "../setup/shared-data";
 import { uploadReadyModel } from "../setup/upload-model";
 
 // What a visitor can read about other people and about the server (issue 17, items 18 and 19): no part of an
