@@ -192,4 +192,44 @@ describe("a web process's handed connections", () => {
     await connections.allClosed();
     expect(counts.at(-1)).toBe(0);
   });
+
+  it("does not count a connection whose request asked to close as staying, so it counts toward the number asked for", async () => {
+    let release = () => {};
+    let slowArrived = () => {};
+    const arrived = new Promise<void>((resolve) => (slowArrived = resolve));
+    const server = http.createServer((req, res) => {
+      if (req.url !== "/slow") return res.end("ok");
+      slowArrived();
+      release = () => res.end("slow");
+    });
+    const connections = takeHandedConnections(server);
+    const front = net.createServer((socket) => connections.give(socket, new Uint8Array()));
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    const { port } = front.address() as net.AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+    const twoAtOnce = async () => (await getsAtOnce(`http://127.0.0.1:${port}/`, agent, 2)).map(({ headers }) => String(headers.connection));
+    expect(await twoAtOnce()).toEqual(["keep-alive", "keep-alive"]);
+
+    // A client without keep-alive (Connection: close) is being answered: open, but not staying.
+    const slow = new Promise<string>((resolve, reject) =>
+      http.get(`http://127.0.0.1:${port}/slow`, { agent: false }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(String(res.headers.connection)));
+      }).on("error", reject),
+    );
+    await arrived;
+    expect([connections.open(), connections.staying()]).toEqual([3, 2]);
+
+    // Asked to keep two: the two kept-alive ones are all that stay, so neither is closed.
+    connections.keepAtMost(2);
+    expect(await twoAtOnce()).toEqual(["keep-alive", "keep-alive"]);
+    release();
+    expect(await slow).toBe("close");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect([connections.open(), connections.staying()]).toEqual([2, 2]);
+
+    agent.destroy();
+    front.close();
+    await connections.allClosed();
+  });
 });

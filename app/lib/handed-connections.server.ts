@@ -113,11 +113,13 @@ export interface TakenConnections extends HandedConnections {
   give(socket: Socket, head: Uint8Array): void;
   /** How many are open. */
   open(): number;
+  /** How many of the open ones will stay open: not those closing after their current answer (at their client's wish or `keepAtMost`'s). */
+  staying(): number;
   /**
    * Brings the open connections down to `keep`: each beyond it is closed once it has answered its next request (with
    * `Connection: close`, as the shutdown does), and its client opens another for the request after, which the
-   * supervisor may hand to another web process. Connections that close on their own count toward it; once no more
-   * than `keep` are open, nothing more is closed. A connection that sends no more requests is left to its keep-alive
+   * supervisor may hand to another web process. Connections that close on their own, or whose request in hand
+   * asked to close (`Connection: close`), count toward it; once no more than `keep` stay, nothing more is closed. A connection that sends no more requests is left to its keep-alive
    * timeout: it carries no load. A later call replaces the target.
    */
   keepAtMost(keep: number): void;
@@ -144,7 +146,13 @@ export function takeHandedConnections(server: Server, onCount: (open: number) =>
   };
   // Before the app's own listener, so that the header is there whatever the app sends.
   server.prependListener("request", (req, res) => {
-    if (keep === null || closing.has(req.socket) || res.headersSent) return;
+    if (closing.has(req.socket) || res.headersSent) return;
+    // A request that asked for its connection to close (or came on HTTP/1.0) ends it after its answer.
+    if (!res.shouldKeepAlive) {
+      closing.add(req.socket);
+      return targetMet();
+    }
+    if (keep === null) return;
     res.setHeader("Connection", "close");
     closing.add(req.socket);
     targetMet();
@@ -168,6 +176,7 @@ export function takeHandedConnections(server: Server, onCount: (open: number) =>
       if (head.length > 0) socket.emit("data", Buffer.from(head.buffer, head.byteOffset, head.byteLength));
     },
     open: () => open.size,
+    staying,
     keepAtMost(target) {
       keep = Math.max(0, target);
       targetMet();

@@ -143,22 +143,36 @@ export function serveHandedConnections(server: Server): HandedConnections | null
   process.on("message", (message: unknown, socket?: Socket) => {
     const head = marked(message, CONNECTION);
     if (head instanceof Uint8Array && socket) return connections.give(socket, head);
-    const keep = marked(message, SHARE_OUT);
-    if (typeof keep === "number") shareOut(connections, keep);
+    const share = marked(message, SHARE_OUT);
+    if (isShareOut(share)) shareOut(connections, share);
   });
   tell({ [READY]: kind });
   return connections;
 }
 
+/** What the supervisor tells each web process of a kind when another of that kind becomes ready: the others' connections, as far as it knows, and how many share them. */
+interface ShareOut {
+  others: number;
+  peers: number;
+}
+
+function isShareOut(value: unknown): value is ShareOut {
+  const share = value as Partial<ShareOut> | null;
+  return typeof share?.others === "number" && typeof share.peers === "number" && share.peers > 0;
+}
+
 /**
- * Brings this process's connections down to `keep`, each beyond it closed after its next answer: their clients
- * connect again, and the supervisor hands those connections to a web process that has fewer (decision 070).
+ * Brings this process's connections down to its share, each beyond it closed after its next answer: their clients
+ * connect again, and the supervisor hands those connections to a web process that has fewer (decision 070). Its own
+ * count is its own, exact: the supervisor's lags by up to OPEN_REPORT_MS, and counts connections that have closed
+ * since (decision 074).
  */
-function shareOut(connections: TakenConnections, keep: number): void {
-  const open = connections.open();
-  if (open <= keep) return;
+function shareOut(connections: TakenConnections, { others, peers }: ShareOut): void {
+  const staying = connections.staying();
+  const keep = Math.ceil((staying + others) / peers);
+  if (staying <= keep) return;
   connections.keepAtMost(keep);
-  process.stderr.write(`[scanroom] closing ${open - keep} of ${open} connections after their next answer, to share them with a new web process (web process ${process.pid})\n`);
+  process.stderr.write(`[scanroom] closing ${staying - keep} of ${staying} connections after their next answer, to share them with a new web process (web process ${process.pid})\n`);
 }
 
 /**
@@ -258,14 +272,16 @@ export function superviseWebProcesses(plan: WebProcessPlan, log = (line: string)
   /**
    * When a web process of `kind` becomes ready beside others (a replacement, or the later of two starting), the
    * others' keep-alive connections would stay where they are for as long as their clients keep them: each one
-   * holding more than its share is told to have those beyond it closed after their next answer, and their clients'
-   * new connections go to the process with fewest (decision 070).
+   * holding more than its share has those beyond it closed after their next answer, and their clients' new
+   * connections go to the process with fewest (decision 070). Each is told the others' connections and works out its
+   * share with its own count (decision 074).
    */
   const shareOutFor = (kind: WebProcessKind) => {
     const peers = serving(kind);
-    const share = Math.ceil(peers.reduce((sum, [, state]) => sum + load(state), 0) / peers.length);
+    const total = peers.reduce((sum, [, state]) => sum + load(state), 0);
     for (const [worker, state] of peers) {
-      if (load(state) > share) worker.send({ [SHARE_OUT]: share }, undefined, {}, () => {});
+      const share: ShareOut = { others: total - load(state), peers: peers.length };
+      if (load(state) > 0) worker.send({ [SHARE_OUT]: share }, undefined, {}, () => {});
     }
   };
   const fork = (kind: WebProcessKind, slot: number) => {
