@@ -23,7 +23,7 @@ import { feedSharedChanges, sharedChangesHub } from "./app/lib/shared-changes-hu
 import { listenForSharedPageChanges, type SharedPageChanges } from "./app/lib/shared-page-changes.server";
 import { serveHandedConnections, siblingChannel, superviseWebProcesses, takeWebProcessPriority, webProcessKind, webProcessPlan, webProcessSlot, worksFollowUps } from "./app/lib/web-processes.server";
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from "./app/lib/safe-text";
-import { asksToRender, openSelfRequests, selfRequestOrigin, type SelfRequests } from "./app/lib/self-requests.server";
+import { asksToRender, countsNoView, openSelfRequests, selfRequestOrigin, type SelfRequests } from "./app/lib/self-requests.server";
 import { warmUp, type WarmUpReport } from "./app/lib/warm-up.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -148,7 +148,6 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
   const views = build.entry.module as unknown as {
     countItemView: (itemId: string) => void;
     flushItemViews: () => Promise<void>;
-    withoutCountingViews: <T>(work: () => Promise<T>) => Promise<T>;
   };
   const config = env();
   const isTrustedProxy = trustedProxyMatcher(config.TRUSTED_PROXIES);
@@ -218,7 +217,8 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
         isRefresh: asksToRender,
       },
       maxBytes: config.SHARED_PAGE_CACHE_MB * 1024 * 1024,
-      onView: views.countItemView,
+      // A copy given to the process's own request (its warm-up) is nobody's view.
+      onView: (itemId, req) => void (countsNoView(req) || views.countItemView(itemId)),
       changes: sharedChangesHub(),
       keptSeconds: config.SHARED_PAGE_KEPT_SECONDS,
       share: siblings?.send,
@@ -235,24 +235,22 @@ export async function createServerApp({ buildPath = path.join(buildDir, "server/
     app.use(cache);
   }
   app.locals.flushViews = views.flushItemViews;
-  // Before it serves anyone, a web process asks itself for what visitors ask for most, counting no views (decision 068).
-  app.locals.warmUp = (): Promise<WarmUpReport> =>
-    views.withoutCountingViews(async () =>
-      warmUp(await selfRequests(), {
-        appUrl: config.APP_URL,
-        models: config.WARM_UP_MODELS,
-        seconds: config.WARM_UP_SECONDS,
-        heard: changesHeard,
-        share: webProcessSlot() ?? undefined,
-      }),
-    );
+  // Before it serves anyone, a web process asks itself for what visitors ask for most: its own requests count no views (decision 068).
+  app.locals.warmUp = async (): Promise<WarmUpReport> =>
+    warmUp(await selfRequests(), {
+      appUrl: config.APP_URL,
+      models: config.WARM_UP_MODELS,
+      seconds: config.WARM_UP_SECONDS,
+      heard: changesHeard,
+      share: webProcessSlot() ?? undefined,
+    });
   // Signed-in work and uploads take turns; visitors' GETs never wait on them (decision 061).
   app.use(requestLanes({ "signed-in": config.SIGNED_IN_REQUESTS_AT_ONCE || Infinity, uploads: config.UPLOADS_AT_ONCE || Infinity }));
   app.all(
     "*",
     createRequestHandler({
       build,
-      getLoadContext: (req, res) => ({ linkOrigin: res.locals.linkOrigin as string, clientAddress: req.ip, forNoOne: selfRequestOrigin(req) !== null }),
+      getLoadContext: (req, res) => ({ linkOrigin: res.locals.linkOrigin as string, clientAddress: req.ip, forNoOne: countsNoView(req) }),
     }),
   );
   app.use(requestErrorHandler);

@@ -10,28 +10,13 @@ import { logger } from "~/lib/logger.server";
 export const VIEW_FLUSH_MS = 1000;
 const pending = new Map<string, number>();
 let timer: NodeJS.Timeout | null = null;
-/** False while the web process warms itself before it takes traffic: its own requests are nobody's views. */
-let counting = true;
-
-/** Counts one view of an item page (the caller has checked that the viewer is not its owner). */
+/**
+ * Counts one view of an item page (the caller has checked that the viewer is not its owner, and that the request is
+ * not the web process's own: app/lib/self-requests.server.ts, `countsNoView`).
+ */
 export function countItemView(itemId: string): void {
-  if (!counting) return;
   pending.set(itemId, (pending.get(itemId) ?? 0) + 1);
   schedule();
-}
-
-/**
- * Runs `work` with no view counted: a web process warming itself on the most-viewed models' pages before it
- * takes any traffic (app/lib/warm-up.server.ts) renders them for nobody. Only for a process that serves no one
- * meanwhile: every view counted in the process while `work` runs is dropped.
- */
-export async function withoutCountingViews<T>(work: () => Promise<T>): Promise<T> {
-  counting = false;
-  try {
-    return await work();
-  } finally {
-    counting = true;
-  }
 }
 
 /** A flush a second from now, unless one is due. */

@@ -26,8 +26,14 @@ export function selfRequestOrigin(req: http.IncomingMessage): string | null {
   return typeof origin === "string" ? origin : null;
 }
 
+/**
+ * Whether a request is nobody's view of the page it asks for: one of this process's own (its warm-up, a kept page's
+ * refresh). The one rule for both places a view is counted: a page's loader and a kept copy given out.
+ */
+export const countsNoView = (req: http.IncomingMessage): boolean => selfRequestOrigin(req) !== null;
+
 /** Whether a request is one of this process's own that asks for a render, not a kept copy (`SelfGet.render`). */
-export const asksToRender = (req: http.IncomingMessage): boolean => selfRequestOrigin(req) !== null && req.headers[RENDER_HEADER] === "1";
+export const asksToRender = (req: http.IncomingMessage): boolean => countsNoView(req) && req.headers[RENDER_HEADER] === "1";
 
 export interface SelfGet {
   /** The path and query, as a visitor asks for it. */

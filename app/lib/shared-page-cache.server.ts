@@ -81,8 +81,8 @@ interface Entry {
 
 export interface SharedPageCacheOptions {
   maxBytes: number;
-  /** Counts a view of the item a served copy names. */
-  onView: (itemId: string) => void;
+  /** Counts a view of the item a copy given to `req` names. */
+  onView: (itemId: string, req: Request) => void;
   /**
    * The changes to what pages show (app/lib/shared-changes-hub.server.ts): a page that names what it shows is kept
    * until one of them changes, while every change is heard; only for its s-maxage while not (or without a hub).
@@ -242,7 +242,7 @@ export function sharedPageCache({
     } else {
       res.end(fresh(entry.body));
     }
-    if (entry.view) onView(entry.view);
+    if (entry.view) onView(entry.view, req);
   }
 
   /**

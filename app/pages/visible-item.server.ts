@@ -12,7 +12,8 @@ import { itemPageShows, pageHeaders } from "~/lib/public-page-cache";
  * private items look exactly like unknown ones to everybody but their owner — and the page's headers: a
  * signed-out visitor's page may be shared for a few seconds (each copy counting its view), a signed-in
  * person's never (docs/decisions/045-shared-page-cache.md). With `countView`, the page counts a view, unless it is
- * rendered for no one (`context.forNoOne`: a kept page's refresh, decision 072), though its copies still do.
+ * rendered for no one (`context.forNoOne`: the web process's own request, its warm-up or a kept page's refresh,
+ * decisions 068 and 072), though its copies given to visitors still do.
  */
 export async function loadVisibleItem(request: Request, id: string | undefined, { countView, context }: { countView: boolean; context: AppLoadContext }) {
   if (!uuidSchema.safeParse(id).success) throw new Response("Not found", { status: 404 });
