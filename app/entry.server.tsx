@@ -89,6 +89,5 @@ export default function handleRequest(
 }
 
 // For the server around the build (server.ts): the shared page cache counts the views of the copies it gives
-// out, a clean stop adds the views not yet written, in the same counter as the pages' own, and a web process
-// warming itself before it takes traffic counts none.
+// out, and a clean stop adds the views not yet written, in the same counter as the pages' own.
 export { countItemView, flushItemViews } from "~/domain/item-views.server";

@@ -119,8 +119,9 @@ export interface TakenConnections extends HandedConnections {
    * Brings the open connections down to `keep`: each beyond it is closed once it has answered its next request (with
    * `Connection: close`, as the shutdown does), and its client opens another for the request after, which the
    * supervisor may hand to another web process. Connections that close on their own, or whose request in hand
-   * asked to close (`Connection: close`), count toward it; once no more than `keep` stay, nothing more is closed. A connection that sends no more requests is left to its keep-alive
-   * timeout: it carries no load. A later call replaces the target.
+   * asked to close (`Connection: close`), count toward it; once no more than `keep` stay, nothing more is closed. A
+   * connection that sends no more requests is left to its keep-alive timeout: it carries no load. A later call
+   * replaces the target.
    */
   keepAtMost(keep: number): void;
 }

@@ -33,7 +33,7 @@ export function selfRequestOrigin(req: http.IncomingMessage): string | null {
 export const countsNoView = (req: http.IncomingMessage): boolean => selfRequestOrigin(req) !== null;
 
 /** Whether a request is one of this process's own that asks for a render, not a kept copy (`SelfGet.render`). */
-export const asksToRender = (req: http.IncomingMessage): boolean => countsNoView(req) && req.headers[RENDER_HEADER] === "1";
+export const asksToRender = (req: http.IncomingMessage): boolean => selfRequestOrigin(req) !== null && req.headers[RENDER_HEADER] === "1";
 
 export interface SelfGet {
   /** The path and query, as a visitor asks for it. */

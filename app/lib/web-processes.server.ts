@@ -150,7 +150,10 @@ export function serveHandedConnections(server: Server): HandedConnections | null
   return connections;
 }
 
-/** What the supervisor tells each web process of a kind when another of that kind becomes ready: the others' connections, as far as it knows, and how many share them. */
+/**
+ * What the supervisor tells each web process of a kind when another of that kind becomes ready: the others'
+ * connections, as far as it knows them, and how many processes share them all.
+ */
 interface ShareOut {
   others: number;
   peers: number;
